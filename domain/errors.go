@@ -1,0 +1,74 @@
+package domain
+
+import "fmt"
+
+// Error is a refusal with a code from CONTRACT.md's error table. Every error
+// the API returns is one of these; anything else is an internal failure.
+type Error struct {
+	Status  int    // HTTP status
+	Code    string // contract slug
+	Message string // human text; never contains secrets
+	// RetryAfter, when > 0, is sent as the Retry-After header (seconds).
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+func newErr(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// The contract's codes. Constructors keep status and slug together so the
+// table in CONTRACT.md is the only place a pairing is decided.
+const (
+	CodeInvalidRequest        = "invalid_request"
+	CodeUnsupportedAsset      = "unsupported_asset"
+	CodeAuthFailed            = "auth_failed"
+	CodeStaleTimestamp        = "stale_timestamp"
+	CodeReplayed              = "replayed"
+	CodeInsufficientScope     = "insufficient_scope"
+	CodeNotPermitted          = "not_permitted"
+	CodeNotFound              = "not_found"
+	CodeInvalidState          = "invalid_state"
+	CodeIdempotencyInProgress = "idempotency_in_progress"
+	CodeBodyTooLarge          = "body_too_large"
+	CodeIdempotencyKeyReused  = "idempotency_key_reused"
+	CodeOverLimit             = "over_limit"
+	CodeUnavailable           = "unavailable"
+)
+
+// ErrInvalid is 400 invalid_request.
+func ErrInvalid(format string, args ...any) *Error {
+	return newErr(400, CodeInvalidRequest, format, args...)
+}
+
+// ErrUnsupportedAsset is 400 unsupported_asset.
+func ErrUnsupportedAsset(symbol string) *Error {
+	return newErr(400, CodeUnsupportedAsset, "currency %q is not supported; see GET /currencies", symbol)
+}
+
+// ErrNotFound is 404 not_found. It never says whether the id exists under
+// another account.
+func ErrNotFound(kind string) *Error { return newErr(404, CodeNotFound, "%s not found", kind) }
+
+// ErrInvalidState is 409 invalid_state.
+func ErrInvalidState(format string, args ...any) *Error {
+	return newErr(409, CodeInvalidState, format, args...)
+}
+
+// ErrUnavailable is 503 unavailable.
+func ErrUnavailable(format string, args ...any) *Error {
+	return newErr(503, CodeUnavailable, format, args...)
+}
+
+// ErrInProgress is 409 idempotency_in_progress.
+func ErrInProgress() *Error {
+	e := newErr(409, CodeIdempotencyInProgress, "a request with this Idempotency-Key is still executing")
+	e.RetryAfter = 1
+	return e
+}
+
+// ErrKeyReused is 422 idempotency_key_reused.
+func ErrKeyReused() *Error {
+	return newErr(422, CodeIdempotencyKeyReused, "this Idempotency-Key was used with a different request body")
+}

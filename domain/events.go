@@ -1,0 +1,55 @@
+package domain
+
+import "fmt"
+
+// EventKind names what an event writes. The numbers are part of the log
+// format: never reuse or renumber one.
+type EventKind uint8
+
+// The event kinds of an account entity.
+const (
+	EvAccountPut     EventKind = 1 // Account holds the new profile row
+	EvKeyPut         EventKind = 2 // Key holds the new API key row
+	EvContactPut     EventKind = 3 // Contact holds the new contact row
+	EvContactDeleted EventKind = 4 // ID names the deleted contact
+	EvIdemPut        EventKind = 5 // Idem holds the stored answer
+)
+
+func (k EventKind) String() string {
+	switch k {
+	case EvAccountPut:
+		return "account_put"
+	case EvKeyPut:
+		return "key_put"
+	case EvContactPut:
+		return "contact_put"
+	case EvContactDeleted:
+		return "contact_deleted"
+	case EvIdemPut:
+		return "idem_put"
+	}
+	return fmt.Sprintf("event_%d", uint8(k))
+}
+
+// Event is one change to one row. Exactly the field that matches Kind is set.
+type Event struct {
+	Kind    EventKind
+	Account *Account
+	Key     *APIKey
+	Contact *Contact
+	ID      string
+	Idem    *IdemRecord
+}
+
+// Record is what one log entry holds: the events one command caused for one
+// entity, applied together or not at all.
+type Record struct {
+	Entity string // the account id
+	Events []Event
+}
+
+// Limits on what one record may hold; the decoder refuses more.
+const (
+	MaxEventsPerRecord = 64
+	MaxRowBytes        = 256 << 10
+)

@@ -1,0 +1,60 @@
+package domain
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// checkText accepts 1..max runes (0..max when optional) of valid UTF-8
+// without control characters.
+func checkText(field, s string, max int, optional bool) *Error {
+	if !utf8.ValidString(s) {
+		return ErrInvalid("%s is not valid UTF-8", field)
+	}
+	n := utf8.RuneCountInString(s)
+	if strings.TrimSpace(s) == "" && !optional {
+		return ErrInvalid("%s is required", field)
+	}
+	if n > max {
+		return ErrInvalid("%s is longer than %d characters", field, max)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return ErrInvalid("%s contains a control character", field)
+		}
+		if isBidiControl(r) {
+			return ErrInvalid("%s contains a bidirectional override character", field)
+		}
+	}
+	return nil
+}
+
+// NormalizeAddress accepts a 0x-prefixed 20-byte hex address and returns it
+// EIP-55 checksummed. All-lower or all-upper hex carries no checksum; mixed
+// case must be a correct checksum, so a typo in a checksummed address is
+// caught instead of paying a stranger.
+func NormalizeAddress(field, s string) (string, *Error) {
+	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !common.IsHexAddress(s) {
+		return "", ErrInvalid("%s must be a 0x-prefixed 20-byte hex address", field)
+	}
+	sum := common.HexToAddress(s).Hex()
+	body := s[2:]
+	hasLower, hasUpper := false, false
+	for _, r := range body {
+		hasLower = hasLower || (r >= 'a' && r <= 'f')
+		hasUpper = hasUpper || (r >= 'A' && r <= 'F')
+	}
+	if hasLower && hasUpper && body != sum[2:] {
+		return "", ErrInvalid("%s has a bad EIP-55 checksum", field)
+	}
+	return sum, nil
+}
+
+// isBidiControl matches the embedding, override and isolate characters
+// that can make a name display as something else (Trojan Source).
+func isBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
