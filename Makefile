@@ -1,0 +1,40 @@
+# fxd: `make run` serves the embedded default; `make test` runs every test.
+GO      ?= go
+BIN     := bin/fxd
+DATA    ?= ./data
+export GOFLAGS := -buildvcs=false
+
+.PHONY: run build test test-unit test-e2e vet fmt lint fuzz bench clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/fxd
+
+run: build
+	@DATA=$(DATA) BIN=$(BIN) scripts/run.sh
+
+# The whole suite: vet, unit and fuzz-seed tests (with the race detector),
+# then the integration tests that start the real binary on loopback.
+test: vet
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -count=1 -timeout 15m ./e2e/...
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+lint: vet
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+# Short fuzzing of every parser (the seeds in testdata/ run in `make test`).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=$(FUZZTIME) ./wal/
+	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRecord -fuzztime=$(FUZZTIME) ./domain/
+	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./reqsig/
+	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
+
+bench: build
+	$(GO) run ./bench/cmd/fxbench -bin $(BIN) -out bench/results
+
+clean:
+	rm -rf bin

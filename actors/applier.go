@@ -1,0 +1,111 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/snapshot"
+)
+
+// applyBatch bounds how many records go into one Pebble batch.
+const applyBatch = 4096
+
+// sweepBatch bounds how many expired idempotency rows one sweep deletes.
+const sweepBatch = 10_000
+
+var errBatchFull = errors.New("batch full")
+
+// catchUp applies every committed record after the applied index to the
+// store and returns how many it applied.
+func (e *Engine) catchUp() (int, error) {
+	total := 0
+	for {
+		n, err := e.applyOnce()
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n == 0 {
+			return total, nil
+		}
+	}
+}
+
+// applyOnce applies at most applyBatch committed records.
+func (e *Engine) applyOnce() (int, error) {
+	from := e.applied.Load()
+	if e.log.LastIndex() <= from {
+		return 0, nil
+	}
+	recs := make([]snapshot.Applied, 0, min(applyBatch, int(e.log.LastIndex()-from)))
+	err := e.log.Scan(from+1, func(index uint64, payload []byte) error {
+		if len(recs) == applyBatch {
+			return errBatchFull
+		}
+		r, err := domain.UnmarshalRecord(payload)
+		if err != nil {
+			return fmt.Errorf("actors: log index %d: %w", index, err)
+		}
+		recs = append(recs, snapshot.Applied{Index: index, Record: &r})
+		return nil
+	})
+	if err != nil && !errors.Is(err, errBatchFull) {
+		return 0, err
+	}
+	if err := e.store.Apply(from, recs); err != nil {
+		return 0, err
+	}
+	if len(recs) > 0 {
+		e.applied.Store(recs[len(recs)-1].Index)
+	}
+	return len(recs), nil
+}
+
+// runApplier tails the log into the store. Every SyncEvery it syncs the
+// store, truncates the log in front of what the store now holds durably,
+// and sweeps expired idempotency rows. Any storage error ends the process.
+func (e *Engine) runApplier() {
+	defer e.wg.Done()
+	tick := time.NewTicker(e.cfg.SyncEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-e.stop:
+			if _, err := e.catchUp(); err != nil {
+				e.fatal(err)
+			}
+			return
+		case <-e.log.Committed():
+			if _, err := e.catchUp(); err != nil {
+				e.fatal(err)
+			}
+		case <-tick.C:
+			if err := e.compact(); err != nil {
+				e.fatal(err)
+			}
+		}
+	}
+}
+
+// compact makes the store durable up to the applied index and drops log
+// segments wholly in front of it.
+func (e *Engine) compact() error {
+	applied := e.applied.Load()
+	if err := e.store.Sync(); err != nil {
+		return err
+	}
+	if err := e.log.TruncateFront(applied + 1); err != nil {
+		return fmt.Errorf("actors: truncate log before %d: %w", applied+1, err)
+	}
+	if _, err := e.store.SweepIdem(e.cfg.Clock(), sweepBatch); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Checkpoint writes a consistent copy of the store to dir for backup.
+func (e *Engine) Checkpoint(dir string) (uint64, error) {
+	return e.store.Checkpoint(dir)
+}

@@ -1,0 +1,316 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/snapshot"
+	"github.com/fxd-labs/fxd/wal"
+)
+
+// Config configures an engine.
+type Config struct {
+	DataDir string
+	Env     string // "test" or "live": the key id prefix and account env
+	// PassivateAfter is how long an account actor stays idle in memory.
+	PassivateAfter time.Duration
+	// MaxInflight bounds messages waiting in one account's mailbox.
+	MaxInflight int64
+	// SyncEvery is how often the snapshot store is synced and the log
+	// truncated in front of it.
+	SyncEvery time.Duration
+	// Clock is the time source (tests may pin it). Default time.Now.
+	Clock func() time.Time
+	// Logger receives one JSON line per event of note.
+	Logger *slog.Logger
+	// WAL tunes the log; zero values take its defaults.
+	WAL wal.Options
+}
+
+func (c *Config) defaults() {
+	if c.PassivateAfter == 0 {
+		c.PassivateAfter = 2 * time.Minute
+	}
+	if c.MaxInflight == 0 {
+		c.MaxInflight = 4096
+	}
+	if c.SyncEvery == 0 {
+		c.SyncEvery = 5 * time.Second
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
+	if c.Env == "" {
+		c.Env = "test"
+	}
+}
+
+// Engine owns the log, the snapshot store, the actor system and the key
+// directory. It is the only door through which state changes.
+type Engine struct {
+	cfg    Config
+	log    *wal.Log
+	store  *snapshot.Store
+	system *actor.ActorSystem
+	dir    *Directory
+	reg    *registry
+	ids    ids.Generator
+
+	ready   atomic.Bool
+	applied atomic.Uint64 // last log index whose rows are in the store
+
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	closeErr error
+}
+
+// ErrNotReady is returned while the engine is recovering.
+var ErrNotReady = errors.New("actors: recovering")
+
+// Open opens the log (repairing a torn tail) and the snapshot store. It does
+// not replay: call Recover, which may take a while, then serve.
+func Open(cfg Config) (*Engine, error) {
+	cfg.defaults()
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("actors: data dir %s: %w", cfg.DataDir, err)
+	}
+	walOpts := cfg.WAL
+	if walOpts.Logf == nil {
+		walOpts.Logf = func(format string, args ...any) { cfg.Logger.Warn(fmt.Sprintf(format, args...)) }
+	}
+	log, rep, err := wal.Open(filepath.Join(cfg.DataDir, "wal"), walOpts)
+	if err != nil {
+		return nil, err
+	}
+	if rep.CutBytes > 0 {
+		cfg.Logger.Warn("wal tail repaired", "segment", rep.Segment, "cut_at", rep.CutAtOffset,
+			"cut_bytes", rep.CutBytes, "broken_file", rep.BrokenFile, "last_good_index", rep.LastGoodIndex)
+	}
+	store, err := snapshot.Open(filepath.Join(cfg.DataDir, "state"))
+	if err != nil {
+		_ = log.Close()
+		return nil, err
+	}
+	e := &Engine{
+		cfg: cfg, log: log, store: store, dir: newDirectory(), reg: newRegistry(),
+		system: actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+			return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		})),
+		stop: make(chan struct{}),
+	}
+	return e, nil
+}
+
+// Recover brings the snapshot store up to the end of the log, loads the key
+// directory and starts the background applier. Until it returns, Ready is
+// false and /health answers 503.
+func (e *Engine) Recover() error {
+	start := time.Now()
+	applied, err := e.store.AppliedIndex()
+	if err != nil {
+		return err
+	}
+	if first := e.log.FirstIndex(); applied+1 < first {
+		return fmt.Errorf("actors: snapshot store is at index %d but the log starts at %d: records %d..%d are lost", applied, first, applied+1, first-1)
+	}
+	e.applied.Store(applied)
+	n, err := e.catchUp()
+	if err != nil {
+		return err
+	}
+	if err := e.store.Keys(func(k *domain.APIKey) error { e.dir.put(k); return nil }); err != nil {
+		return err
+	}
+	e.cfg.Logger.Info("recovered", "from_index", applied, "replayed", n, "last_index", e.log.LastIndex(),
+		"keys", e.dir.Len(), "took_ms", time.Since(start).Milliseconds())
+	e.wg.Add(1)
+	go e.runApplier()
+	e.ready.Store(true)
+	return nil
+}
+
+// Ready reports whether the engine serves.
+func (e *Engine) Ready() bool { return e.ready.Load() }
+
+// LastIndex is the last durable log index.
+func (e *Engine) LastIndex() uint64 { return e.log.LastIndex() }
+
+// AppliedIndex is the last index the snapshot store holds.
+func (e *Engine) AppliedIndex() uint64 { return e.applied.Load() }
+
+// Directory is the key directory used by authentication.
+func (e *Engine) Directory() *Directory { return e.dir }
+
+// Env is "test" or "live".
+func (e *Engine) Env() string { return e.cfg.Env }
+
+// NewID makes a fresh id with the prefix.
+func (e *Engine) NewID(prefix string) string { return e.ids.New(prefix, e.cfg.Clock()) }
+
+// env is the decision environment of one command: the engine's clock,
+// normalized so it survives the codec unchanged, and its id source.
+func (e *Engine) env() domain.Env {
+	return domain.Env{Now: e.cfg.Clock().UTC().Round(0), NewID: e.NewID}
+}
+
+// Close stops the applier and the actors, then closes the log and the store.
+func (e *Engine) Close() error {
+	select {
+	case <-e.stop:
+		return e.closeErr
+	default:
+	}
+	close(e.stop)
+	e.wg.Wait()
+	e.system.Shutdown()
+	errLog := e.log.Close()
+	if e.ready.Load() {
+		// Final sync so the next start replays as little as possible.
+		if err := e.store.Sync(); err != nil && errLog == nil {
+			errLog = err
+		}
+	}
+	errStore := e.store.Close()
+	e.closeErr = errors.Join(errLog, errStore)
+	return e.closeErr
+}
+
+// Exec runs a command on an account and waits for its durable reply.
+func (e *Engine) Exec(ctx context.Context, acct string, req domain.Request) (domain.Outcome, error) {
+	done := make(chan domain.Outcome, 1)
+	if err := e.send(acct, execMsg{req: req, done: done}, false); err != nil {
+		return domain.Outcome{}, err
+	}
+	select {
+	case out := <-done:
+		return out, nil
+	case <-ctx.Done():
+		// The command may still complete; its reply is dropped. The
+		// caller answers 503 and an idempotent retry finds the outcome.
+		return domain.Outcome{}, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
+	}
+}
+
+// Ask answers a query from an account's committed state.
+func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.Reply, error) {
+	done := make(chan domain.Reply, 1)
+	if err := e.send(acct, askMsg{q: q, done: done}, false); err != nil {
+		return domain.Reply{}, err
+	}
+	select {
+	case r := <-done:
+		return r, nil
+	case <-ctx.Done():
+		return domain.Reply{}, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
+	}
+}
+
+// CreateAccount creates a new account with a fresh id.
+func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
+	c.ID = e.NewID("acct_")
+	c.Env = e.cfg.Env
+	done := make(chan domain.Outcome, 1)
+	if err := e.send(c.ID, execMsg{req: domain.Request{Cmd: c}, done: done}, true); err != nil {
+		return domain.Outcome{}, err
+	}
+	select {
+	case out := <-done:
+		return out, nil
+	case <-ctx.Done():
+		return domain.Outcome{}, ctx.Err()
+	}
+}
+
+// ErrNoAccount is returned for an account id that does not exist.
+var ErrNoAccount = errors.New("actors: no such account")
+
+// ErrBusy is returned when a bound is reached (mailbox, active accounts).
+var ErrBusy = errors.New("actors: busy")
+
+// send delivers msg to the account's actor, activating it from the store if
+// it is not in memory. create allows activating an account that does not
+// exist yet (only CreateAccount does).
+func (e *Engine) send(acct string, msg any, create bool) error {
+	if !e.ready.Load() {
+		return ErrNotReady
+	}
+	sh := e.reg.shard(acct)
+	sh.mu.Lock()
+	en := sh.m[acct]
+	if en == nil {
+		var err error
+		if en, err = e.activate(acct, create); err != nil {
+			sh.mu.Unlock()
+			return err
+		}
+		sh.m[acct] = en
+	}
+	if atomic.LoadInt64(&en.inflight) >= e.cfg.MaxInflight {
+		sh.mu.Unlock()
+		return fmt.Errorf("%w: account %s has %d messages waiting", ErrBusy, acct, e.cfg.MaxInflight)
+	}
+	atomic.AddInt64(&en.inflight, 1)
+	sh.mu.Unlock()
+	e.system.Root.Send(en.pid, msg)
+	return nil
+}
+
+// activate loads an account from the store and spawns its actor. Called
+// with the shard lock held, so one account is never activated twice.
+func (e *Engine) activate(acct string, create bool) (*entry, error) {
+	if e.reg.active() >= MaxActiveAccounts {
+		return nil, fmt.Errorf("%w: %d accounts active", ErrBusy, MaxActiveAccounts)
+	}
+	st, ok, err := e.store.LoadAccount(acct, e.cfg.Clock())
+	if err != nil {
+		e.fatal(err)
+	}
+	if !ok && !create {
+		return nil, ErrNoAccount
+	}
+	if ok && create {
+		panic("actors: fresh account id " + acct + " already exists")
+	}
+	en := &entry{}
+	a := &accountActor{e: e, id: acct, entry: en, spec: st, committed: st.Clone()}
+	en.pid = e.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	e.reg.add(1)
+	return en, nil
+}
+
+// unregister removes an idle actor's entry if no message is on its way to
+// it. The actor stops itself only when this returns true.
+func (e *Engine) unregister(acct string, en *entry) bool {
+	sh := e.reg.shard(acct)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.m[acct] != en || atomic.LoadInt64(&en.inflight) != 0 {
+		return false
+	}
+	delete(sh.m, acct)
+	e.reg.add(-1)
+	return true
+}
+
+// ActiveAccounts is the number of account actors in memory.
+func (e *Engine) ActiveAccounts() int { return e.reg.active() }
+
+// fatal ends the process on a storage error: the log is the truth, and the
+// next start recovers from it.
+func (e *Engine) fatal(err error) {
+	e.cfg.Logger.Error("storage failure, exiting", "err", err.Error())
+	os.Exit(3)
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/httpd"
+)
+
+// Files in the data dir that the operator tools find.
+const (
+	adminTokenFile = "admin.token" // 0600, the admin bearer token
+	adminAddrFile  = "admin.addr"  // the admin listener's URL, written at start
+)
+
+type serveFlags struct {
+	dataDir, listen, adminListen, env string
+}
+
+func runServe(args []string) error {
+	var f serveFlags
+	fs := newFlags("serve")
+	fs.StringVar(&f.dataDir, "data-dir", "./data", "data directory (log, snapshot store, admin token)")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "public API listen address")
+	fs.StringVar(&f.adminListen, "admin-listen", "127.0.0.1:8081", "admin listen address (loopback only)")
+	fs.StringVar(&f.env, "env", "test", "environment: test or live")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	basePath := map[string]string{"test": "/public/v1", "live": "/v1"}[f.env]
+	if basePath == "" {
+		return fmt.Errorf("serve: --env must be test or live, not %q", f.env)
+	}
+	if err := checkLoopback(f.adminListen); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	started := time.Now()
+
+	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger})
+	if err != nil {
+		return err
+	}
+	token, err := adminToken(f.dataDir)
+	if err != nil {
+		return err
+	}
+	pubLn, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", f.listen, err)
+	}
+	admLn, err := net.Listen("tcp", f.adminListen)
+	if err != nil {
+		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
+	}
+	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
+		ServerURL: "http://" + pubLn.Addr().String()}, engine)
+	if err != nil {
+		return err
+	}
+	admin := &http.Server{Handler: httpd.NewAdmin(engine, token, f.dataDir), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 2)
+	// Serve before recovery so /health can say 503 while the log replays.
+	go func() { errc <- api.Serve(pubLn) }()
+	go func() { errc <- admin.Serve(admLn) }()
+
+	if err := engine.Recover(); err != nil {
+		return err
+	}
+	adminURL := "http://" + admLn.Addr().String()
+	if err := writeFileAtomic(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
+		return err
+	}
+	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(),
+		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex())
+	fmt.Printf("listening on %s\n", pubLn.Addr())
+	fmt.Printf("admin listening on %s\n", admLn.Addr())
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case s := <-sig:
+		logger.Info("shutting down", "signal", s.String())
+	case err := <-errc:
+		logger.Error("listener failed", "err", err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = api.Shutdown(ctx)
+	_ = admin.Shutdown(ctx)
+	return engine.Close()
+}
+
+// checkLoopback refuses an admin address that is not on loopback: the
+// admin listener creates keys and must never face a network.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("serve: --admin-listen %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("serve: --admin-listen must be a loopback address, not %q", addr)
+	}
+	return nil
+}
+
+// adminToken reads the admin token, creating it (0600) on first start.
+func adminToken(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, adminTokenFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if len(b) < 32 {
+			return "", fmt.Errorf("serve: admin token %s is too short", path)
+		}
+		return string(trimNL(b)), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("serve: read %s: %w", path, err)
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(raw[:])
+	return tok, writeFileAtomic(path, []byte(tok+"\n"), 0o600)
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// writeFileAtomic writes via a temp file, fsync and rename, so a crash
+// leaves the old file or the new one, never half of one.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,270 @@
+package httpd
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// maxAdminBody bounds admin request bodies.
+const maxAdminBody = 16 << 10
+
+// Admin is the operator listener (loopback only): accounts, KYC and
+// permissions, API keys, snapshots and metrics. It is the stand-in for the
+// dashboard. Every call carries "Authorization: Bearer <token>" with the
+// token from the 0600 file in the data dir.
+type Admin struct {
+	engine  *actors.Engine
+	token   []byte
+	dataDir string
+	mux     *http.ServeMux
+}
+
+// NewAdmin builds the admin handler.
+func NewAdmin(e *actors.Engine, token, dataDir string) *Admin {
+	a := &Admin{engine: e, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
+	a.mux.HandleFunc("POST /admin/accounts", a.createAccount)
+	a.mux.HandleFunc("GET /admin/accounts/{id}", a.getAccount)
+	a.mux.HandleFunc("PATCH /admin/accounts/{id}", a.updateAccount)
+	a.mux.HandleFunc("POST /admin/keys", a.createKey)
+	a.mux.HandleFunc("POST /admin/keys/{id}/revoke", a.revokeKey)
+	a.mux.HandleFunc("POST /admin/snapshots", a.createSnapshot)
+	a.mux.HandleFunc("GET /admin/snapshots", a.listSnapshots)
+	a.mux.HandleFunc("GET /metrics", a.metrics)
+	return a
+}
+
+// ServeHTTP checks the bearer token, then routes.
+func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	got := []byte(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	if subtle.ConstantTimeCompare(got, a.token) != 1 {
+		adminError(w, authFailed("admin token required"))
+		return
+	}
+	if !a.engine.Ready() {
+		adminError(w, errRecovering)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
+	a.mux.ServeHTTP(w, r)
+}
+
+func adminError(w http.ResponseWriter, e *domain.Error) { adminReply(w, e.Reply()) }
+
+func adminReply(w http.ResponseWriter, r domain.Reply) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(r.Status)
+	_, _ = w.Write(r.Body)
+}
+
+func adminJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("httpd: admin marshal: " + err.Error())
+	}
+	adminReply(w, domain.Reply{Status: status, Body: b})
+}
+
+// adminDecode reads a strict JSON body.
+func adminDecode(r *http.Request, v any) *domain.Error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return domain.ErrInvalid("body: %v", err)
+	}
+	return decodeStrict(body, v)
+}
+
+func (a *Admin) outcome(w http.ResponseWriter, out domain.Outcome, err error) {
+	if err != nil {
+		adminError(w, domain.ErrUnavailable("%v", err))
+		return
+	}
+	adminReply(w, out.Reply)
+}
+
+type accountBody struct {
+	Name *string `json:"name"`
+	KYC  *string `json:"kyc"`
+	Swap *bool   `json:"swap"`
+	Pay  *bool   `json:"pay"`
+}
+
+func (a *Admin) createAccount(w http.ResponseWriter, r *http.Request) {
+	var b accountBody
+	if err := adminDecode(r, &b); err != nil {
+		adminError(w, err)
+		return
+	}
+	c := domain.CreateAccount{KYC: domain.KYCApproved, Swap: true, Pay: true}
+	if b.Name != nil {
+		c.Name = *b.Name
+	}
+	if b.KYC != nil {
+		c.KYC = *b.KYC
+	}
+	if b.Swap != nil {
+		c.Swap = *b.Swap
+	}
+	if b.Pay != nil {
+		c.Pay = *b.Pay
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	out, err := a.engine.CreateAccount(ctx, c)
+	a.outcome(w, out, err)
+}
+
+func (a *Admin) getAccount(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	reply, err := a.engine.Ask(ctx, r.PathValue("id"), domain.GetAccount{})
+	if err != nil {
+		adminError(w, domain.ErrNotFound("account"))
+		return
+	}
+	adminReply(w, reply)
+}
+
+func (a *Admin) updateAccount(w http.ResponseWriter, r *http.Request) {
+	var b accountBody
+	if err := adminDecode(r, &b); err != nil {
+		adminError(w, err)
+		return
+	}
+	if b.Name != nil {
+		adminError(w, domain.ErrInvalid("name cannot be changed"))
+		return
+	}
+	a.exec(w, r, r.PathValue("id"), domain.UpdateAccount{KYC: b.KYC, Swap: b.Swap, Pay: b.Pay})
+}
+
+func (a *Admin) exec(w http.ResponseWriter, r *http.Request, acct string, cmd domain.Command) {
+	ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+	defer cancel()
+	out, err := a.engine.Exec(ctx, acct, domain.Request{Cmd: cmd})
+	if err == actors.ErrNoAccount {
+		adminError(w, domain.ErrNotFound("account"))
+		return
+	}
+	a.outcome(w, out, err)
+}
+
+type keyBody struct {
+	Account   string   `json:"account"`
+	Scopes    []string `json:"scopes"`
+	PublicKey string   `json:"public_key"` // base64 of the 32-byte Ed25519 public key
+}
+
+func (a *Admin) createKey(w http.ResponseWriter, r *http.Request) {
+	var b keyBody
+	if err := adminDecode(r, &b); err != nil {
+		adminError(w, err)
+		return
+	}
+	scopes, derr := domain.ParseScopes(b.Scopes)
+	if derr != nil {
+		adminError(w, derr)
+		return
+	}
+	pub, err := base64.StdEncoding.DecodeString(b.PublicKey)
+	if err != nil || len(pub) != 32 {
+		adminError(w, domain.ErrInvalid("public_key must be base64 of a 32-byte Ed25519 public key"))
+		return
+	}
+	if a.engine.Directory().Len() >= actors.MaxKeys {
+		adminError(w, domain.ErrUnavailable("key directory is full (%d keys)", actors.MaxKeys))
+		return
+	}
+	id := a.engine.NewID("svc_" + a.engine.Env() + "_")
+	a.exec(w, r, b.Account, domain.CreateKey{KeyID: id, PublicKey: pub, Scopes: scopes})
+}
+
+func (a *Admin) revokeKey(w http.ResponseWriter, r *http.Request) {
+	k := a.engine.Directory().Get(r.PathValue("id"))
+	if k == nil {
+		adminError(w, domain.ErrNotFound("key"))
+		return
+	}
+	a.exec(w, r, k.Account, domain.RevokeKey{KeyID: k.ID})
+}
+
+// SnapshotView describes one checkpoint.
+type SnapshotView struct {
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	Index     uint64 `json:"index,omitempty"`
+	CreatedAt string `json:"created_at"`
+}
+
+func (a *Admin) createSnapshot(w http.ResponseWriter, r *http.Request) {
+	now := time.Now().UTC()
+	name := now.Format("20060102T150405.000000000Z")
+	dir := filepath.Join(a.dataDir, "snapshots", name)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
+		return
+	}
+	idx, err := a.engine.Checkpoint(dir)
+	if err != nil {
+		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
+		return
+	}
+	adminJSON(w, 201, SnapshotView{Name: name, Path: dir, Index: idx, CreatedAt: domain.RFC3339(now)})
+}
+
+func (a *Admin) listSnapshots(w http.ResponseWriter, r *http.Request) {
+	list, err := ListSnapshots(a.dataDir)
+	if err != nil {
+		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
+		return
+	}
+	adminJSON(w, 200, map[string]any{"data": list})
+}
+
+// ListSnapshots lists the checkpoints under dataDir/snapshots, newest first.
+func ListSnapshots(dataDir string) ([]SnapshotView, error) {
+	entries, err := os.ReadDir(filepath.Join(dataDir, "snapshots"))
+	if os.IsNotExist(err) {
+		return []SnapshotView{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []SnapshotView{}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SnapshotView{Name: e.Name(), Path: filepath.Join(dataDir, "snapshots", e.Name()), CreatedAt: domain.RFC3339(info.ModTime())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name > out[j].Name })
+	return out, nil
+}
+
+// metrics writes Prometheus text format.
+func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	gauge := func(name, help string, v any) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %v\n", name, help, name, name, v)
+	}
+	gauge("fxd_wal_last_index", "Last durable log index.", a.engine.LastIndex())
+	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
+	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
+	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())
+}

@@ -1,0 +1,52 @@
+package httpd
+
+import (
+	"github.com/fxd-labs/fxd/domain"
+)
+
+func (s *Server) getAccount(rc *reqCtx) { rc.ask(domain.GetAccount{}) }
+
+func (s *Server) createContact(rc *reqCtx) {
+	var c domain.CreateContact
+	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	rc.exec(c)
+}
+
+func (s *Server) listContacts(rc *reqCtx) {
+	page, err := rc.page()
+	if err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	rc.ask(domain.ListContacts{Page: page})
+}
+
+func (s *Server) getContact(rc *reqCtx) { rc.ask(domain.GetContact{ID: rc.params.get("id")}) }
+
+func (s *Server) updateContact(rc *reqCtx) {
+	var c domain.UpdateContact
+	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	c.ID = rc.params.get("id")
+	rc.exec(c)
+}
+
+func (s *Server) deleteContact(rc *reqCtx) {
+	if err := emptyBody(rc.ctx.Request.Body()); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	rc.exec(domain.DeleteContact{ID: rc.params.get("id")})
+}
+
+// page reads ?limit and ?starting_after.
+func (rc *reqCtx) page() (domain.Page, *domain.Error) {
+	args := rc.ctx.QueryArgs()
+	limit := args.Peek("limit")
+	return domain.ParsePage(string(limit), string(args.Peek("starting_after")), args.Has("limit"))
+}

@@ -1,0 +1,609 @@
+package httpd
+
+import "github.com/fxd-labs/fxd/domain"
+
+// The JSON Schema (2020-12, the dialect of OpenAPI 3.1) components of the
+// OpenAPI document: every request and response body of CONTRACT.md. Field
+// names, types and enums follow CONTRACT.md exactly; where it leaves a field
+// open (a transfer's states, say) the schema says so in words instead of
+// inventing an enum. Request bodies refuse unknown fields, as the server
+// does (400 invalid_request).
+
+// obj is a JSON object under construction. encoding/json writes map keys
+// sorted, so a document built from these is byte-for-byte deterministic.
+type obj = map[string]any
+
+// errorCode is one row of CONTRACT.md's error table.
+type errorCode struct {
+	Status int
+	Code   string
+	When   string
+}
+
+// errorCodes is CONTRACT.md's error table, in its order. The Error schema's
+// code enum and every error response's list of codes come from here; a test
+// holds it equal to the table in CONTRACT.md.
+var errorCodes = []errorCode{
+	{400, domain.CodeInvalidRequest, "malformed JSON, missing or unknown field, bad amount, bad limit"},
+	{400, domain.CodeUnsupportedAsset, "currency not in GET /currencies"},
+	{400, "invalid_signature", "a submitted EIP-712 signature does not recover to the order's signer (checked before anything is relayed)"},
+	{400, "funding_not_verified", "a mined tx_hash lacks the expected QuoteEscrowed log (state unchanged)"},
+	{400, "transfer_not_verified", "a mined tx_hash lacks the expected Transfer log (state unchanged)"},
+	{400, "invalid_webhook_url", "not HTTPS, or fails SSRF screening (message says why)"},
+	{401, domain.CodeAuthFailed, "missing or unknown key, revoked key, bad signature encoding, signature mismatch"},
+	{401, domain.CodeStaleTimestamp, "SVC-TIMESTAMP outside ±30 s of server time; the response carries SVC-Server-Time"},
+	{401, domain.CodeReplayed, "an identical signed request was already accepted"},
+	{403, domain.CodeInsufficientScope, "the key lacks the route's scope"},
+	{403, domain.CodeNotPermitted, `KYC / launch access refuses the action; message exactly "Source wallet is not permitted for swap" or "Source wallet is not permitted for pay"`},
+	{404, domain.CodeNotFound, "unknown id, or an id of another account"},
+	{409, domain.CodeInvalidState, "transition not allowed from the record's state"},
+	{409, "quote_expired", "accept after the quote's expires_at"},
+	{409, domain.CodeIdempotencyInProgress, "the same Idempotency-Key is still executing; Retry-After given"},
+	{413, domain.CodeBodyTooLarge, "body over 64 KiB"},
+	{422, domain.CodeIdempotencyKeyReused, "same Idempotency-Key and route, different body"},
+	{429, domain.CodeOverLimit, "rate limit exceeded; Retry-After gives the seconds until a slot frees"},
+	{502, "no_quote_available", "neither rail can quote the pair and amount"},
+	{503, "webhook_encryption_unavailable", "no webhook master key is configured; nothing is stored"},
+	{503, domain.CodeUnavailable, "recovering, or the chain is unreachable for a call that needs it"},
+}
+
+// errorCodeByName finds a row of errorCodes.
+func errorCodeByName(code string) (errorCode, bool) {
+	for _, e := range errorCodes {
+		if e.Code == code {
+			return e, true
+		}
+	}
+	return errorCode{}, false
+}
+
+// Patterns of the wire formats.
+const (
+	patAmount    = `^(0|[1-9][0-9]*)(\.[0-9]{1,6})?$`
+	patBaseUnits = `^(0|[1-9][0-9]*)$`
+	patDecimal   = `^(0|[1-9][0-9]*)(\.[0-9]+)?$`
+	patAddress   = `^0x[0-9a-fA-F]{40}$`
+	patBytes32   = `^0x[0-9a-fA-F]{64}$`
+	patHexBytes  = `^0x([0-9a-fA-F]{2})*$`
+	// A 65-byte (r,s,v) or 64-byte EIP-2098 compact signature.
+	patSignature = `^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$`
+	patIdemKey   = `^[ -~]{1,255}$`
+	// ids: a type prefix and 26 Crockford base32 characters (package ids).
+	patIDBody = `[0-9A-HJKMNP-TV-Z]{26}$`
+)
+
+// The witness type strings of CONTRACT.md, signed verbatim.
+const (
+	gaslessWitnessType = "GaslessOrder witness)GaslessOrder(address signer,address tokenIn,address tokenOut,uint256 amountIn,uint256 minAmountOut,address recipient,address pool,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)"
+	rfqWitnessType     = "RfqEscrowFunding witness)RfqEscrowFunding(address signer,bytes32 executionId,address escrow,bytes32 quoteHash,address token,uint256 amount,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)"
+)
+
+// Order states of SPEC.md, nominal progression first.
+var orderStates = []string{"quoted", "accepted", "awaiting_funding", "funded", "settling", "settled", "failed", "expired", "refunded"}
+
+// Webhook event types of SPEC.md's Events table.
+var eventTypes = []string{"payment_link.paid", "fx.order.settled", "fx.order.failed", "fx.order.refunded", "transfer.confirmed", "transfer.failed"}
+
+func sref(name string) obj { return obj{"$ref": "#/components/schemas/" + name} }
+
+// described returns a copy of s with a description ("" leaves s as is).
+func described(s obj, desc string) obj {
+	if desc == "" {
+		return s
+	}
+	out := make(obj, len(s)+1)
+	for k, v := range s {
+		out[k] = v
+	}
+	out["description"] = desc
+	return out
+}
+
+// orNull admits JSON null besides s.
+func orNull(s obj) obj {
+	if t, ok := s["type"].(string); ok {
+		out := make(obj, len(s))
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = []string{t, "null"}
+		return out
+	}
+	return obj{"anyOf": []any{s, obj{"type": "null"}}}
+}
+
+func tString(desc string) obj {
+	s := obj{"type": "string"}
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
+}
+
+func tInt(desc string) obj   { return obj{"type": "integer", "description": desc} }
+func tBool(desc string) obj  { return obj{"type": "boolean", "description": desc} }
+func tConst(v string) obj    { return obj{"type": "string", "const": v} }
+func tEnum(vs ...string) obj { return obj{"type": "string", "enum": vs} }
+func amount(desc string) obj { return described(sref("Amount"), desc) }
+func address(desc string) obj {
+	return described(sref("Address"), desc)
+}
+func currency(desc string) obj { return described(sref("CurrencySymbol"), desc) }
+func dateTime(desc string) obj { return described(sref("DateTime"), desc) }
+func baseUnits(desc string) obj {
+	return described(sref("BaseUnits"), desc)
+}
+func id(prefix, desc string) obj {
+	return obj{"type": "string", "pattern": "^" + prefix + patIDBody, "description": desc}
+}
+
+// object is a response object: required fields listed, others optional,
+// further fields allowed (a client must ignore fields it does not know).
+func object(desc string, props obj, required ...string) obj {
+	s := obj{"type": "object", "properties": props}
+	if desc != "" {
+		s["description"] = desc
+	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// request is a request body object: the server refuses unknown fields.
+func request(desc string, props obj, required ...string) obj {
+	s := object(desc, props, required...)
+	s["additionalProperties"] = false
+	return s
+}
+
+// closed is a response object with exactly the given fields.
+func closed(desc string, props obj, required ...string) obj {
+	s := object(desc, props, required...)
+	s["additionalProperties"] = false
+	return s
+}
+
+// list is CONTRACT.md's list envelope of item.
+func list(desc, item string) obj {
+	return object(desc, obj{
+		"data":        obj{"type": "array", "items": sref(item), "description": "Newest first."},
+		"has_more":    tBool("Whether more items follow this page."),
+		"next_cursor": orNull(tString("Id of the last item, to pass as starting_after for the next page; null on the last page.")),
+	}, "data", "has_more", "next_cursor")
+}
+
+func arrayOf(items obj, desc string) obj {
+	return obj{"type": "array", "items": items, "description": desc}
+}
+
+// openAPISchemas returns the components.schemas of the document, fresh on
+// every call.
+func openAPISchemas() obj {
+	codes := make([]string, len(errorCodes))
+	for i, e := range errorCodes {
+		codes[i] = e.Code
+	}
+	return obj{
+		// Wire formats.
+		"Amount": obj{"type": "string", "pattern": patAmount, "examples": []any{"1250.50"},
+			"description": "Money: a decimal string in currency units with at most the token's decimals (6 for USDC, USDT, EURC). Never a JSON number."},
+		"BaseUnits": obj{"type": "string", "pattern": patBaseUnits, "examples": []any{"1250500000"},
+			"description": "An unsigned integer in base units (or seconds, or a nonce) as a decimal string, as used inside signing."},
+		"Address": obj{"type": "string", "pattern": patAddress, "examples": []any{"0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A"},
+			"description": "A 0x-prefixed 20-byte hex address; responses carry the EIP-55 checksum, and mixed-case input must carry a correct one."},
+		"Bytes32":   obj{"type": "string", "pattern": patBytes32, "description": "0x-prefixed 32 bytes of hex (a transaction hash, an id on chain)."},
+		"HexBytes":  obj{"type": "string", "pattern": patHexBytes, "description": "0x-prefixed hex bytes."},
+		"Signature": obj{"type": "string", "pattern": patSignature, "description": "0x-prefixed hex EIP-712 signature: 65 bytes (r, s, v) or 64 bytes (EIP-2098)."},
+		"CurrencySymbol": obj{"type": "string", "minLength": 1, "examples": []any{"USDC", "USDT", "EURC"},
+			"description": "A currency symbol from GET /currencies, matched exactly; any other is 400 unsupported_asset."},
+		"DateTime":  obj{"type": "string", "format": "date-time", "description": "RFC 3339 time in UTC."},
+		"EventType": obj{"type": "string", "enum": eventTypes, "description": "A webhook event type."},
+
+		// Errors.
+		"Error": closed("Every error: a code from CONTRACT.md's table and a human message.", obj{
+			"error": closed("", obj{
+				"code":    obj{"type": "string", "enum": codes, "description": "Stable machine-readable slug."},
+				"message": tString("Human-readable; never contains secrets."),
+			}, "code", "message"),
+		}, "error"),
+
+		// Meta.
+		"Health": object("Service health. status is recovering (with HTTP 503) while the log is replayed.", obj{
+			"status":    tEnum("ok", "recovering"),
+			"version":   obj{"type": "string", "const": Version, "description": "Contract version."},
+			"wal_index": obj{"type": "integer", "minimum": 0, "description": "Index of the last record in the write-ahead log."},
+			"chain": orNull(object("Chain head; null while the chain is not part of the service or not reachable.", obj{
+				"chain_id": tInt("Chain id."),
+				"head":     obj{"type": "integer", "minimum": 0, "description": "Latest block number."},
+			}, "chain_id", "head")),
+		}, "status", "version", "wal_index", "chain"),
+		"Time": object("Server time, to correct clock skew before signing.", obj{
+			"unix": tInt("Server time in unix seconds."),
+		}, "unix"),
+
+		// FX.
+		"QuoteRequest": request("Quote a pair for an exact input amount.", obj{
+			"from_currency": currency("Currency paid in."),
+			"to_currency":   currency("Currency received."),
+			"amount":        amount("Exact input, in from_currency."),
+			"source_wallet": address("Registered signer wallet that will sign (the taker); default the primary wallet."),
+		}, "from_currency", "to_currency", "amount"),
+		"Quote": object("One quote. AMM quotes are indicative, RFQ quotes firm; a quote lives 30 s.", obj{
+			"id":            id("q_", "Quote id."),
+			"route":         tEnum("amm", "rfq"),
+			"firm":          tBool("True for RFQ (firm), false for AMM (indicative)."),
+			"provider":      tString("Market maker of an RFQ quote."),
+			"taker":         address("Signer wallet that must sign: source_wallet or the primary wallet."),
+			"from_currency": currency(""),
+			"to_currency":   currency(""),
+			"amount_in":     amount("Exact input, in from_currency."),
+			"amount_out":    amount("Output, in to_currency."),
+			"rate":          obj{"type": "string", "pattern": patDecimal, "description": "amount_out per unit of amount_in, as a decimal string."},
+			"expires_at":    dateTime("When the quote can no longer be accepted."),
+		}, "id", "route", "firm", "taker", "from_currency", "to_currency", "amount_in", "amount_out", "rate", "expires_at"),
+		"QuoteList": object("Unified indicative AMM and firm RFQ quotes.", obj{
+			"quotes":        obj{"type": "array", "items": sref("Quote"), "minItems": 1},
+			"best_quote_id": tString("Id of the quote with the largest amount_out."),
+		}, "quotes", "best_quote_id"),
+		"AcceptRequest": request("Optional body of an accept.", obj{
+			"source_wallet": address("Registered signer wallet that signs; default the primary wallet."),
+		}),
+		"SubmitRequest": obj{
+			"type":                 "object",
+			"description":          "Exactly one of signature (AMM order, cross-currency transfer: relayed) or tx_hash (RFQ funding, same-currency transfer: verified on chain).",
+			"additionalProperties": false,
+			"properties": obj{
+				"signature": described(sref("Signature"), "EIP-712 signature of signing.typed_data."),
+				"tx_hash":   described(sref("Bytes32"), "Hash of the transaction the caller broadcast."),
+			},
+			"oneOf": []any{obj{"required": []string{"signature"}}, obj{"required": []string{"tx_hash"}}},
+		},
+		"OrderState": obj{"type": "string", "enum": orderStates,
+			"description": "quoted → accepted → awaiting_funding → funded → settling → settled; failed, expired and refunded are the other end states."},
+		"Order":     orderSchema(),
+		"OrderList": list("Orders, newest first.", "Order"),
+		"TypedData": typedDataSchema(),
+		"AmmSigning": closed("What to sign for an AMM order (and a cross-currency transfer): a Permit2 PermitWitnessTransferFrom with the GaslessOrder witness; the service relays it.", obj{
+			"type": tConst("permit2_witness"),
+			"order": closed("The GaslessOrder witness; sign it exactly.", obj{
+				"signer":       address("The signer wallet."),
+				"tokenIn":      address(""),
+				"tokenOut":     address(""),
+				"amountIn":     baseUnits(""),
+				"minAmountOut": baseUnits(""),
+				"recipient":    address(""),
+				"pool":         address(""),
+				"deadline":     baseUnits("Unix seconds."),
+				"nonce":        baseUnits("Permit2 nonce."),
+			}, "signer", "tokenIn", "tokenOut", "amountIn", "minAmountOut", "recipient", "pool", "deadline", "nonce"),
+			"relay": closed("", obj{
+				"chainId":           tInt("Chain id."),
+				"permit2":           address("Permit2 contract (the domain's verifyingContract)."),
+				"relayRouter":       address("Gasless relay router; the Permit2 spender."),
+				"witnessTypeString": described(tConst(gaslessWitnessType), "The Permit2 witness type string for GaslessOrder."),
+			}, "chainId", "permit2", "relayRouter", "witnessTypeString"),
+			"typed_data": described(sref("TypedData"), "The complete EIP-712 payload for eth_signTypedData_v4."),
+		}, "type", "order", "relay", "typed_data"),
+		"RfqSigning": closed("What to sign and broadcast for an RFQ order: a Permit2 PermitWitnessTransferFrom with the RfqEscrowFunding witness (spender = the escrow), then the caller broadcasts escrowQuoteWithPermit2(quote, providerSignature, funding, permit2Signature) on funding.escrow at its own gas cost. RFQ funding is not relayed.", obj{
+			"type": tConst("permit2_witness"),
+			"funding": closed("The RfqEscrowFunding witness.", obj{
+				"escrow":      address("Escrow contract; the Permit2 spender and the call's target."),
+				"token":       address("Token funded."),
+				"amount":      baseUnits(""),
+				"executionId": described(sref("Bytes32"), ""),
+				"quoteHash":   described(sref("Bytes32"), ""),
+				"deadline":    baseUnits("Unix seconds."),
+				"nonce":       baseUnits("Permit2 nonce."),
+				"signer":      address("The registered signer, equal to the quote's taker."),
+			}, "escrow", "token", "amount", "executionId", "quoteHash", "deadline", "nonce", "signer"),
+			"relay": closed("", obj{
+				"chainId":           tInt("Chain id."),
+				"permit2":           address("Permit2 contract (the domain's verifyingContract)."),
+				"witnessTypeString": described(tConst(rfqWitnessType), "The Permit2 witness type string for RfqEscrowFunding; the field order must match exactly."),
+			}, "chainId", "permit2", "witnessTypeString"),
+			"typed_data": described(sref("TypedData"), "The complete EIP-712 payload for eth_signTypedData_v4."),
+			"call": closed("The escrow call to broadcast: append the permit2 signature to args, encode with abi and send to to.", obj{
+				"to":  address("funding.escrow."),
+				"abi": described(sref("AbiFunction"), "JSON ABI fragment of escrowQuoteWithPermit2."),
+				"args": obj{
+					"type":        "array",
+					"description": "The first three arguments: quote, providerSignature, funding. Integers are decimal strings.",
+					"prefixItems": []any{
+						obj{"type": []string{"object", "array"}, "description": "quote: the maker's quote tuple."},
+						described(sref("HexBytes"), "providerSignature: the maker's signature of the quote."),
+						obj{"type": []string{"object", "array"}, "description": "funding: the RfqEscrowFunding tuple."},
+					},
+					"minItems": 3,
+					"maxItems": 3,
+				},
+			}, "to", "abi", "args"),
+		}, "type", "funding", "relay", "typed_data", "call"),
+		"AbiFunction": object("A Solidity JSON ABI function fragment.", obj{
+			"type":            tConst("function"),
+			"name":            tString(""),
+			"inputs":          arrayOf(sref("AbiParameter"), ""),
+			"outputs":         arrayOf(sref("AbiParameter"), ""),
+			"stateMutability": tEnum("pure", "view", "nonpayable", "payable"),
+		}, "type", "name", "inputs"),
+		"AbiParameter": object("A Solidity JSON ABI parameter.", obj{
+			"name":         tString(""),
+			"type":         tString("e.g. address, uint256, bytes, tuple."),
+			"internalType": tString(""),
+			"components":   arrayOf(sref("AbiParameter"), "Members of a tuple."),
+		}, "name", "type"),
+		"Erc20TransferSigning": closed("A standard ERC-20 transfer for the caller to sign and broadcast, then submit its tx_hash.", obj{
+			"type": tConst("erc20_transfer"),
+			"tx": closed("", obj{
+				"chainId": tInt("Chain id."),
+				"to":      address("The token contract."),
+				"data":    described(sref("HexBytes"), "Calldata of transfer(recipient, amount)."),
+				"value":   tConst("0"),
+			}, "chainId", "to", "data", "value"),
+		}, "type", "tx"),
+		"Rates": object("Daily-open baseline rates: each pair's AMM mid price at the first observation after 00:00 UTC.", obj{
+			"date": obj{"type": "string", "format": "date", "description": "The UTC day."},
+			"data": arrayOf(object("", obj{
+				"pair":  obj{"type": "string", "pattern": "^[A-Za-z0-9]+/[A-Za-z0-9]+$", "examples": []any{"USDC/EURC"}},
+				"rate":  obj{"type": "string", "pattern": patDecimal, "description": "Units of the quote currency per unit of the base currency."},
+				"as_of": dateTime("When the rate was observed."),
+			}, "pair", "rate", "as_of"), ""),
+		}, "date", "data"),
+		"CurrencyList": object("The live set of supported currencies.", obj{
+			"data": arrayOf(object("", obj{
+				"symbol":   currency(""),
+				"decimals": obj{"type": "integer", "minimum": 0},
+				"address":  address("Token contract."),
+				"chain_id": tInt("Chain id."),
+			}, "symbol", "decimals", "address", "chain_id"), ""),
+		}, "data"),
+
+		// Account.
+		"Account": object("The account profile.", obj{
+			"id":          id("acct_", "Account id."),
+			"name":        tString(""),
+			"kyc_status":  tEnum(domain.KYCApproved, domain.KYCPending, domain.KYCRejected),
+			"permissions": closed("What the account is permitted to do (KYC / launch access).", obj{"swap": tBool("May trade FX."), "pay": tBool("May pay (transfers, payment links).")}, "swap", "pay"),
+			"wallets":     arrayOf(sref("Wallet"), "Linked signer wallets."),
+			"created_at":  dateTime(""),
+		}, "id", "name", "kyc_status", "permissions", "wallets", "created_at"),
+		"Balances": object("Consolidated on-chain balances by currency and per wallet.", obj{
+			"block_number": obj{"type": "integer", "minimum": 0, "description": "Block the balances were read at."},
+			"data": arrayOf(object("", obj{
+				"currency": currency(""),
+				"total":    amount("Sum over the wallets."),
+				"wallets": arrayOf(object("", obj{
+					"address": address(""),
+					"amount":  amount(""),
+				}, "address", "amount"), ""),
+			}, "currency", "total", "wallets"), ""),
+		}, "block_number", "data"),
+
+		// Wallets.
+		"Wallet": object("A linked signer wallet.", obj{
+			"address":    address(""),
+			"primary":    tBool("The wallet that signs by default; the first registered is primary."),
+			"label":      orNull(tString("")),
+			"created_at": dateTime(""),
+		}, "address", "primary", "label", "created_at"),
+		"WalletList":             list("The account's linked wallets.", "Wallet"),
+		"WalletChallengeRequest": request("", obj{"address": address("Wallet to register.")}, "address"),
+		"WalletChallenge": object("A SIWE (EIP-4361) message to sign; the nonce is single-use and lives 10 minutes.", obj{
+			"message":    tString("The EIP-4361 message to sign with personal_sign."),
+			"nonce":      tString(""),
+			"expires_at": dateTime(""),
+		}, "message", "nonce", "expires_at"),
+		"WalletRegisterRequest": request("A signed SIWE challenge.", obj{
+			"message":   tString("The challenge message, verbatim."),
+			"signature": described(sref("HexBytes"), "EIP-191 signature of message by the wallet."),
+		}, "message", "signature"),
+		"WalletUpdateRequest": request("", obj{
+			"primary": tBool("true makes this the primary wallet."),
+			"label":   tString(""),
+		}),
+		"Deleted": closed("The answer to every DELETE.", obj{
+			"id":      tString("Id (or address) of the deleted record."),
+			"deleted": obj{"type": "boolean", "const": true},
+		}, "id", "deleted"),
+
+		// Ledger.
+		"Transaction": object("One ledger entry.", obj{
+			"id":            tString(""),
+			"type":          tEnum("fx_amm", "fx_rfq", "transfer", "payment_link"),
+			"state":         tString("State of the underlying record."),
+			"from_currency": currency(""),
+			"to_currency":   currency(""),
+			"amount_in":     amount(""),
+			"amount_out":    amount(""),
+			"tx_hash":       orNull(described(sref("Bytes32"), "")),
+			"reference_id":  tString("Id of the order, transfer or payment link."),
+			"created_at":    dateTime(""),
+		}, "id", "type", "state", "from_currency", "to_currency", "amount_in", "amount_out", "tx_hash", "reference_id", "created_at"),
+		"TransactionList": list("Unified ledger, newest first.", "Transaction"),
+
+		// Transfers.
+		"TransferRequest": obj{
+			"type":                 "object",
+			"description":          "A transfer: same-currency (ERC-20, self-broadcast) when from_currency equals currency, else one atomic swap to the payee. Exactly one of recipient or contact_id.",
+			"additionalProperties": false,
+			"properties": obj{
+				"from_currency": currency("Currency paid from."),
+				"currency":      currency("Currency the payee receives."),
+				"amount":        amount("Amount, in from_currency."),
+				"recipient":     address("Payee address."),
+				"contact_id":    id("ct_", "A saved contact as the payee."),
+				"source_wallet": address("Registered signer wallet paying; default the primary wallet."),
+				"memo":          tString(""),
+			},
+			"required": []string{"from_currency", "currency", "amount"},
+			"oneOf":    []any{obj{"required": []string{"recipient"}}, obj{"required": []string{"contact_id"}}},
+		},
+		"Transfer": object("A transfer. Same-currency: created with an erc20_transfer signing; submit {tx_hash}. Cross-currency: created, then accept returns a permit2_witness signing; submit {signature}. Terminal states emit transfer.confirmed or transfer.failed.", obj{
+			"id":            id("tr_", "Transfer id."),
+			"from_currency": currency(""),
+			"currency":      currency(""),
+			"amount":        amount("In from_currency."),
+			"recipient":     address("Payee."),
+			"contact_id":    orNull(tString("")),
+			"source_wallet": address(""),
+			"memo":          orNull(tString("")),
+			"state":         tString("created, then confirmed or failed at the end."),
+			"signing": obj{"oneOf": []any{sref("Erc20TransferSigning"), sref("AmmSigning"), obj{"type": "null"}},
+				"description": "What to sign: erc20_transfer (same currency) or permit2_witness (cross-currency, after accept, recipient = payee); null when nothing is to be signed."},
+			"tx_hash":        orNull(described(sref("Bytes32"), "")),
+			"failure_reason": orNull(tString("")),
+			"created_at":     dateTime(""),
+			"updated_at":     dateTime(""),
+		}, "id", "from_currency", "currency", "amount", "state"),
+		"TransferList": list("Transfers of the account, newest first.", "Transfer"),
+
+		// Payment links.
+		"PaymentLinkRequest": request("", obj{
+			"currency":    currency("Currency to be paid in."),
+			"amount":      amount(""),
+			"description": tString(""),
+			"expires_at":  dateTime("After this the link can no longer be paid."),
+		}, "currency", "amount"),
+		"PaymentLink": object("A payment link.", obj{
+			"id":              id("pl_", "Payment link id."),
+			"url":             obj{"type": "string", "format": "uri"},
+			"state":           obj{"type": "string", "enum": []string{"open", "paid", "cancelled", "expired"}, "description": "open at creation; paid (event payment_link.paid) or cancelled."},
+			"currency":        currency(""),
+			"amount":          amount(""),
+			"receive_address": address("Where the payer sends the tokens."),
+			"token_address":   address(""),
+			"chain_id":        tInt(""),
+			"description":     orNull(tString("")),
+			"expires_at":      orNull(dateTime("")),
+			"tx_hash":         orNull(described(sref("Bytes32"), "The transaction that paid the link.")),
+			"created_at":      dateTime(""),
+			"updated_at":      dateTime(""),
+		}, "id", "url", "state", "currency", "amount", "receive_address"),
+		"PaymentLinkList": list("Payment links created by the account, newest first.", "PaymentLink"),
+		"PaymentLinkUpdate": request("Cancel the link.", obj{
+			"state": tConst("cancelled"),
+		}, "state"),
+		"PublicPaymentLink": object("What a payer sees of a payment link.", obj{
+			"id":              id("pl_", ""),
+			"state":           obj{"type": "string", "enum": []string{"open", "paid", "cancelled", "expired"}},
+			"currency":        currency(""),
+			"amount":          amount(""),
+			"description":     orNull(tString("")),
+			"receive_address": address(""),
+			"token_address":   address(""),
+			"chain_id":        tInt(""),
+		}, "id", "state", "currency", "amount", "description", "receive_address", "token_address", "chain_id"),
+		"TxHashRequest": request("", obj{
+			"tx_hash": described(sref("Bytes32"), "A mined transfer of at least amount to receive_address, not used before."),
+		}, "tx_hash"),
+
+		// Contacts.
+		"ContactCreate": request("", obj{
+			"name":     obj{"type": "string", "minLength": 1, "maxLength": 100},
+			"address":  address("Payout address."),
+			"currency": obj{"type": []string{"string", "null"}, "description": "Preferred currency symbol (see GET /currencies); null, \"\" or absent: none."},
+			"memo":     obj{"type": []string{"string", "null"}, "maxLength": 140},
+		}, "name", "address"),
+		"ContactUpdate": request("Absent or null leaves a field as it is; \"\" clears currency or memo.", obj{
+			"name":     obj{"type": []string{"string", "null"}, "minLength": 1, "maxLength": 100},
+			"address":  orNull(address("")),
+			"currency": obj{"type": []string{"string", "null"}, "description": "A currency symbol, or \"\" to clear."},
+			"memo":     obj{"type": []string{"string", "null"}, "maxLength": 140, "description": "\"\" clears."},
+		}),
+		"Contact": closed("A saved payout recipient.", obj{
+			"id":         id("ct_", "Contact id."),
+			"name":       tString(""),
+			"address":    address(""),
+			"currency":   orNull(currency("")),
+			"memo":       orNull(tString("")),
+			"created_at": dateTime(""),
+			"updated_at": dateTime(""),
+		}, "id", "name", "address", "currency", "memo", "created_at", "updated_at"),
+		"ContactList": list("Contacts, newest first.", "Contact"),
+
+		// Webhooks.
+		"WebhookCreate": request("", obj{
+			"url":         obj{"type": "string", "format": "uri", "pattern": "^https://", "description": "HTTPS only; screened against SSRF."},
+			"events":      obj{"type": "array", "items": sref("EventType"), "minItems": 1, "uniqueItems": true, "description": "Events to deliver; absent: all."},
+			"description": tString(""),
+		}, "url"),
+		"WebhookCreated": object("A registered endpoint, with its signing secret: shown only here.", obj{
+			"id":          id("wh_", "Endpoint id."),
+			"url":         obj{"type": "string", "format": "uri"},
+			"events":      arrayOf(sref("EventType"), ""),
+			"state":       tConst("enabled"),
+			"secret":      obj{"type": "string", "pattern": "^whsec_", "description": "Standard Webhooks secret: whsec_ and the base64 HMAC key."},
+			"description": orNull(tString("")),
+			"created_at":  dateTime(""),
+		}, "id", "url", "events", "state", "secret", "created_at"),
+		"Webhook": object("A webhook endpoint; the secret is never shown again.", obj{
+			"id":          id("wh_", "Endpoint id."),
+			"url":         obj{"type": "string", "format": "uri"},
+			"events":      arrayOf(sref("EventType"), ""),
+			"state":       obj{"type": "string", "enum": []string{"enabled", "disabled"}, "description": "disabled after 10 consecutive failed attempts."},
+			"description": orNull(tString("")),
+			"created_at":  dateTime(""),
+			"secret":      false,
+		}, "id", "url", "events", "state", "created_at"),
+		"WebhookList": list("The account's endpoints, newest first.", "Webhook"),
+		"WebhookUpdate": request("Re-enable an endpoint.", obj{
+			"state": tConst("enabled"),
+		}, "state"),
+		"WebhookTest": object("A webhook.test delivery was queued.", obj{
+			"delivery_id": id("dlv_", "Delivery id."),
+		}, "delivery_id"),
+	}
+}
+
+// orderSchema is an FX order; signing follows the route.
+func orderSchema() obj {
+	s := object("An FX order. Poll GET /fx/orders/{id} until state is settled.", obj{
+		"order_id":       id("ord_", "Order id."),
+		"route":          tEnum("amm", "rfq"),
+		"state":          sref("OrderState"),
+		"signing":        obj{"oneOf": []any{sref("AmmSigning"), sref("RfqSigning")}, "description": "What to sign; its shape follows route."},
+		"quote_id":       id("q_", "The accepted quote."),
+		"from_currency":  currency(""),
+		"to_currency":    currency(""),
+		"amount_in":      amount(""),
+		"amount_out":     amount(""),
+		"min_amount_out": amount(""),
+		"tx_hash":        orNull(described(sref("Bytes32"), "Relay (amm) or funding (rfq) transaction.")),
+		"failure_reason": orNull(tString("")),
+		"created_at":     dateTime(""),
+		"updated_at":     dateTime("Order deadline = accept + 120 s."),
+	}, "order_id", "route", "state", "signing", "quote_id", "from_currency", "to_currency", "amount_in", "amount_out", "min_amount_out", "tx_hash", "failure_reason", "created_at", "updated_at")
+	s["allOf"] = []any{
+		obj{"if": obj{"properties": obj{"route": obj{"const": "amm"}}, "required": []string{"route"}},
+			"then": obj{"properties": obj{"signing": sref("AmmSigning")}}},
+		obj{"if": obj{"properties": obj{"route": obj{"const": "rfq"}}, "required": []string{"route"}},
+			"then": obj{"properties": obj{"signing": sref("RfqSigning")}}},
+	}
+	return s
+}
+
+// typedDataSchema is an EIP-712 payload for eth_signTypedData_v4: a Permit2
+// PermitWitnessTransferFrom.
+func typedDataSchema() obj {
+	field := closed("", obj{"name": tString(""), "type": tString("")}, "name", "type")
+	return object("EIP-712 typed data, ready for eth_signTypedData_v4. Integers are decimal strings.", obj{
+		"domain": object("The Permit2 domain.", obj{
+			"name":              tConst("Permit2"),
+			"chainId":           tInt(""),
+			"verifyingContract": address("Permit2."),
+		}, "name", "chainId", "verifyingContract"),
+		"types": obj{
+			"type":                 "object",
+			"additionalProperties": arrayOf(field, ""),
+			"required":             []string{"PermitWitnessTransferFrom", "TokenPermissions"},
+		},
+		"primaryType": tConst("PermitWitnessTransferFrom"),
+		"message": object("", obj{
+			"permitted": object("", obj{"token": address(""), "amount": baseUnits("")}, "token", "amount"),
+			"spender":   address("relayRouter (amm) or the escrow (rfq)."),
+			"nonce":     baseUnits(""),
+			"deadline":  baseUnits(""),
+			"witness":   obj{"type": "object", "description": "The GaslessOrder or RfqEscrowFunding witness."},
+		}, "permitted", "spender", "nonce", "deadline", "witness"),
+	}, "domain", "types", "primaryType", "message")
+}

@@ -1,0 +1,95 @@
+package httpd
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"unsafe"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/valyala/fasthttp"
+)
+
+// handler serves one route.
+type handler func(*reqCtx)
+
+// reqCtx is one request on its way through the pipeline.
+type reqCtx struct {
+	ctx    *fasthttp.RequestCtx
+	s      *Server
+	route  *route
+	key    *domain.APIKey // nil on public routes
+	params params
+}
+
+// exec runs a command on the caller's account, with the request's
+// Idempotency-Key if it has one, and writes the reply.
+func (rc *reqCtx) exec(cmd domain.Command) {
+	req := domain.Request{Cmd: cmd}
+	if raw := rc.ctx.Request.Header.Peek("Idempotency-Key"); raw != nil {
+		if !validIdemKey(raw) {
+			writeError(rc.ctx, domain.ErrInvalid("Idempotency-Key must be 1 to 255 printable ASCII characters"))
+			return
+		}
+		req.Idem = &domain.IdemRequest{
+			Scope:    domain.IdemScope(rc.key.ID, rc.route.Method, string(rc.ctx.Path()), string(raw)),
+			BodyHash: sha256.Sum256(rc.ctx.Request.Body()),
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	out, err := rc.s.engine.Exec(ctx, rc.key.Account, req)
+	if err != nil {
+		rc.engineError(err)
+		return
+	}
+	if out.Replayed {
+		rc.ctx.Response.Header.Set("Idempotency-Replayed", "true")
+	}
+	writeReply(rc.ctx, out.Reply)
+}
+
+// ask answers a query from the caller's account.
+func (rc *reqCtx) ask(q domain.Query) {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	r, err := rc.s.engine.Ask(ctx, rc.key.Account, q)
+	if err != nil {
+		rc.engineError(err)
+		return
+	}
+	writeReply(rc.ctx, r)
+}
+
+// engineError maps an engine failure to the contract: a missing account
+// behind a valid key is treated as a failed authentication (it cannot
+// happen unless the operator broke the store), everything else is 503.
+func (rc *reqCtx) engineError(err error) {
+	switch {
+	case errors.Is(err, actors.ErrNoAccount):
+		writeError(rc.ctx, errNoSuchAcct)
+	case errors.Is(err, actors.ErrNotReady):
+		writeError(rc.ctx, errRecovering)
+	case errors.Is(err, actors.ErrBusy):
+		writeError(rc.ctx, errBusy)
+	default:
+		writeError(rc.ctx, errTimeout)
+	}
+}
+
+// validIdemKey: 1..255 printable ASCII (CONTRACT.md "Idempotency").
+func validIdemKey(b []byte) bool {
+	if len(b) == 0 || len(b) > maxIdemKeyLen {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// unsafeBytes views a string as bytes for a read-only lookup.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

@@ -1,0 +1,183 @@
+package httpd
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/httpd/ratelimit"
+	"github.com/fxd-labs/fxd/httpd/replay"
+	"github.com/valyala/fasthttp"
+)
+
+// Version is the contract version served (SPEC.md "Versioning").
+const Version = "1.0.0"
+
+// Limits of the front door.
+const (
+	MaxBodyBytes = 64 << 10 // CONTRACT.md: bodies over 64 KiB are 413
+	// FreshnessWindow is SPEC.md's ±30 s for SVC-TIMESTAMP.
+	FreshnessWindow = 30 * time.Second
+	// replayWindow is how long an accepted signature is remembered after
+	// its timestamp: the freshness window plus margin for future-dated
+	// timestamps.
+	replayWindow = 2 * FreshnessWindow
+	// maxReplayEntries bounds the replay cache (~80 B each).
+	maxReplayEntries = 4 << 20
+	// requestTimeout bounds how long a request waits for its entity.
+	requestTimeout = 10 * time.Second
+	maxIdemKeyLen  = 255
+	maxConcurrency = 16 << 10
+)
+
+// Config configures the API server.
+type Config struct {
+	BasePath string // "/public/v1" (test) or "/v1" (live)
+	Clock    func() time.Time
+	Logger   *slog.Logger
+	// Started is the server's start time; signatures with older
+	// timestamps are refused, so the in-memory replay cache needs no disk.
+	Started time.Time
+	// ServerURL is advertised in the OpenAPI document.
+	ServerURL string
+}
+
+// Server is the public API.
+type Server struct {
+	cfg      Config
+	engine   *actors.Engine
+	router   *router
+	table    []route
+	limiters *ratelimit.PerKey
+	perIP    *ratelimit.PerIP
+	replays  *replay.Cache
+	openapi  []byte
+	fast     *fasthttp.Server
+}
+
+// New builds the server over an engine.
+func New(cfg Config, e *actors.Engine) (*Server, error) {
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Started.IsZero() {
+		cfg.Started = cfg.Clock()
+	}
+	s := &Server{
+		cfg:      cfg,
+		engine:   e,
+		limiters: ratelimit.NewPerKey(ratelimit.DefaultLimits),
+		perIP:    ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
+		replays:  replay.New(replayWindow, maxReplayEntries),
+	}
+	s.table = s.routes()
+	s.router = newRouter(s.table)
+	doc, err := buildOpenAPI(s.table, cfg.BasePath, cfg.ServerURL)
+	if err != nil {
+		return nil, err
+	}
+	s.openapi = doc
+	s.fast = &fasthttp.Server{
+		Handler:                      s.serve,
+		ErrorHandler:                 s.readError,
+		Name:                         "fxd",
+		MaxRequestBodySize:           MaxBodyBytes,
+		Concurrency:                  maxConcurrency,
+		ReadTimeout:                  30 * time.Second,
+		WriteTimeout:                 30 * time.Second,
+		IdleTimeout:                  2 * time.Minute,
+		NoDefaultDate:                true,
+		NoDefaultContentType:         true,
+		DisablePreParseMultipartForm: true,
+	}
+	return s, nil
+}
+
+// Serve serves on the listener until Shutdown.
+func (s *Server) Serve(ln net.Listener) error { return s.fast.Serve(ln) }
+
+// Shutdown stops accepting and waits for open requests.
+func (s *Server) Shutdown(ctx context.Context) error { return s.fast.ShutdownWithContext(ctx) }
+
+// Handler exposes the request handler (for in-process benchmarks).
+func (s *Server) Handler() fasthttp.RequestHandler { return s.serve }
+
+// readError answers requests fasthttp could not read: an oversized body is
+// the contract's 413, anything else a 400.
+func (s *Server) readError(ctx *fasthttp.RequestCtx, err error) {
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		writeError(ctx, errBodyTooBig)
+		return
+	}
+	writeError(ctx, domain.ErrInvalid("malformed HTTP request"))
+}
+
+// serve is the pipeline of every request: route, then (for authenticated
+// routes) auth, rate limit, scope, then the handler.
+func (s *Server) serve(ctx *fasthttp.RequestCtx) {
+	path := ctx.Path()
+	base := s.cfg.BasePath
+	if len(path) < len(base) || string(path[:len(base)]) != base {
+		writeError(ctx, errNoRoute)
+		return
+	}
+	rc := reqCtx{ctx: ctx, s: s}
+	rt := s.router.match(string(ctx.Method()), path[len(base):], &rc.params)
+	if rt == nil {
+		writeError(ctx, errNoRoute)
+		return
+	}
+	rc.route = rt
+	if len(ctx.Request.Body()) > MaxBodyBytes {
+		writeError(ctx, errBodyTooBig)
+		return
+	}
+	if rt.Scope == 0 {
+		if !s.allowIP(ctx) {
+			return
+		}
+		s.run(&rc)
+		return
+	}
+	if !s.engine.Ready() {
+		writeError(ctx, errRecovering)
+		return
+	}
+	now := s.cfg.Clock()
+	key, err := s.authenticate(ctx, now)
+	if err != nil {
+		if err.Code == domain.CodeStaleTimestamp {
+			ctx.Response.Header.Set("SVC-Server-Time", strconv.FormatInt(now.Unix(), 10))
+		}
+		writeError(ctx, err)
+		return
+	}
+	rc.key = key
+	if !s.rateLimit(ctx, key.ID, rt, now) {
+		return
+	}
+	if rt.Scope != scopeAny && key.Scopes&rt.Scope == 0 {
+		writeError(ctx, &domain.Error{Status: 403, Code: domain.CodeInsufficientScope,
+			Message: "this key lacks the " + rt.Scope.String() + " scope"})
+		return
+	}
+	s.run(&rc)
+}
+
+// run calls the handler, or answers 503 for a route that is in the
+// contract but not built yet.
+func (s *Server) run(rc *reqCtx) {
+	if rc.route.Handler == nil {
+		writeError(rc.ctx, errNotBuilt)
+		return
+	}
+	rc.route.Handler(rc)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package reqsig
+
+const raceEnabled = false
