@@ -431,7 +431,7 @@ func (l *Log) Close() error {
 	l.readsClosed = true
 	l.readMu.Unlock()
 	defer l.lock.Close() // releases the flock
-	l.tail.Close()        // read-only: closing it syncs nothing
+	l.tail.Close()       // read-only: closing it syncs nothing
 
 	if err := l.q.failure(); err != nil {
 		return fmt.Errorf("wal: close %s: %w: %w", l.dir, ErrFailed, err)

@@ -212,17 +212,23 @@ func TestSegmentModelMatchesTidwall(t *testing.T) {
 			dir := t.TempDir()
 			rng := rand.New(rand.NewPCG(uint64(segSize), 1))
 			var next uint64 = 1
+			fatal := make(chan error, 1)
 			for range 3 { // reopen in between: tidwall reloads the tail
-				l := openLog(t, dir, Options{SegmentSize: segSize})
+				l := openLog(t, dir, Options{SegmentSize: segSize, OnFatal: func(err error) { fatal <- err }})
 				for range 10 {
-					var wg sync.WaitGroup
 					burst := 1 + rng.IntN(20)
+					done := make(chan struct{}, burst)
 					for range burst {
-						wg.Add(1)
 						p := make([]byte, rng.IntN(200))
-						require.NoError(t, l.Enqueue(p, func(uint64) { wg.Done() }))
+						require.NoError(t, l.Enqueue(p, func(uint64) { done <- struct{}{} }))
 					}
-					wg.Wait()
+					for range burst {
+						select {
+						case <-done:
+						case err := <-fatal:
+							t.Fatalf("writer failed: %v", err)
+						}
+					}
 					next += uint64(burst)
 				}
 				require.Equal(t, next-1, l.LastIndex())

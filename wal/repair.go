@@ -1,6 +1,8 @@
 package wal
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,7 +131,10 @@ func segmentAnchor(seg segmentFile, next uint64) (uint32, error) {
 // redoes the same cut, overwriting the same .broken file with the same bytes.
 func cutTail(dir string, seg segmentFile, data []byte, c segmentCheck, logf func(string, ...any)) (RepairReport, error) {
 	cut := data[c.goodEnd:]
-	broken := filepath.Join(dir, fmt.Sprintf("%s.%d.broken", seg.name, c.goodEnd))
+	broken, err := brokenPath(dir, seg.name, c.goodEnd, cut)
+	if err != nil {
+		return RepairReport{}, err
+	}
 	if err := writeFileSync(broken, cut); err != nil {
 		return RepairReport{}, err
 	}
@@ -164,6 +169,31 @@ func cutTail(dir string, seg segmentFile, data []byte, c segmentCheck, logf func
 	logf("wal: repair: cut torn tail segment=%s offset=%d bytes=%d broken=%s last_good_index=%d reason=%q",
 		rep.Segment, rep.CutAtOffset, rep.CutBytes, rep.BrokenFile, rep.LastGoodIndex, c.problem.Error())
 	return rep, nil
+}
+
+// brokenPath names the file for bytes cut from segment at offset:
+// <segment>.<offset>.broken, unless a file of that name holds other bytes
+// (an earlier incident that tore at the same offset), which is never
+// overwritten: then <segment>.<offset>.<n>.broken for the first free or
+// identical n. Identical content is reused so that a repair redone after a
+// crash does not pile up copies.
+func brokenPath(dir, segment string, offset int64, cut []byte) (string, error) {
+	const maxTries = 1000 // explicit bound; reaching it means something is very wrong
+	for n := 1; n <= maxTries; n++ {
+		name := fmt.Sprintf("%s.%d.broken", segment, offset)
+		if n > 1 {
+			name = fmt.Sprintf("%s.%d.%d.broken", segment, offset, n)
+		}
+		path := filepath.Join(dir, name)
+		old, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) || (err == nil && bytes.Equal(old, cut)) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("more than %d .broken files for segment %s offset %d", maxTries, segment, offset)
 }
 
 // writeFileSync writes data to a new or truncated file and fsyncs it.

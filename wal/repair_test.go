@@ -364,3 +364,38 @@ func TestVerifyReportsGapAndCounts(t *testing.T) {
 	require.Equal(t, segs[1].first-1, vr.LastIndex)
 	require.False(t, vr.TailTorn)
 }
+
+// TestRepairKeepsEarlierBrokenFiles: a second tear at the same offset of the
+// same segment must not overwrite the evidence of the first.
+func TestRepairKeepsEarlierBrokenFiles(t *testing.T) {
+	dir := t.TempDir()
+	l := openLog(t, dir, Options{})
+	appendN(t, l, 10)
+	require.NoError(t, l.Close())
+
+	tear := func(next []byte) (RepairReport, []byte) {
+		tf := readTail(t, dir)
+		tf.write(t, tf.data[:tf.offs[len(tf.offs)-1]+1+20]) // up to the crc
+		l, rep, err := Open(dir, testOptions(t, Options{}))
+		require.NoError(t, err)
+		broken, err := os.ReadFile(rep.BrokenFile)
+		require.NoError(t, err)
+		require.Equal(t, uint64(9), rep.LastGoodIndex)
+		idx, err := l.Append(next) // index 10 again, at the same offset
+		require.NoError(t, err)
+		require.Equal(t, uint64(10), idx)
+		require.NoError(t, l.Close())
+		return rep, broken
+	}
+	first, firstBytes := tear([]byte("A"))   // cuts the original index 10
+	second, secondBytes := tear([]byte("A")) // cuts "A": other bytes, same offset
+	third, thirdBytes := tear([]byte("B"))   // cuts "A" again: same bytes
+	require.Equal(t, first.CutAtOffset, second.CutAtOffset)
+	require.NotEqual(t, firstBytes, secondBytes)
+	require.Equal(t, filepath.Join(dir, fmt.Sprintf("%s.%d.2.broken", first.Segment, first.CutAtOffset)), second.BrokenFile)
+	require.Equal(t, second, third, "an identical tear reuses its file")
+	require.Equal(t, secondBytes, thirdBytes)
+	still, err := os.ReadFile(first.BrokenFile)
+	require.NoError(t, err)
+	require.Equal(t, firstBytes, still)
+}

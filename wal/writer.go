@@ -85,8 +85,8 @@ func (q *queue) failure() error {
 // entry is durable: written and fsynced. It returns ErrQueueFull at once when
 // the queue is at its limits, ErrTooLarge, ErrClosed, or an error wrapping
 // ErrFailed after a write or fsync failure (the entry may or may not be on
-// disk then; the log is dead). The log does not retain payload after Append
-// returns.
+// disk then; the log is dead). The log does not read payload after Append
+// returns, so the caller may reuse it.
 func (l *Log) Append(payload []byte) (uint64, error) {
 	index, sig, err := l.enqueue(payload, nil, true)
 	if err != nil {
@@ -234,7 +234,7 @@ func (l *Log) commit(b *batch) error {
 		l.scratch, crc = AppendFrame(l.scratch[:0], index, crc, r.payload)
 		l.twBatch.Write(index, l.scratch)
 		l.tailBytes += int64(entrySize(len(l.scratch)))
-		if l.tailBytes > segSize {
+		if l.tailBytes >= segSize {
 			newSegment, l.tailBytes = index+1, 0
 		}
 	}
@@ -302,9 +302,17 @@ func (l *Log) fail(err error) {
 }
 
 // finish tells b's callers the outcome and recycles b. On success the
-// Append callers are woken first (they run on other cores while this
-// goroutine calls the done callbacks, in index order).
+// Committed signal goes first (so it is pending by the time any caller
+// learns of the batch), then the Append callers are woken (they run on
+// other cores while this goroutine calls the done callbacks, in index
+// order).
 func (l *Log) finish(b *batch, err error) {
+	if err == nil {
+		select {
+		case l.committed <- struct{}{}:
+		default:
+		}
+	}
 	if b.sig != nil {
 		b.sig.err = err
 		close(b.sig.ch)
@@ -314,10 +322,6 @@ func (l *Log) finish(b *batch, err error) {
 			if r.done != nil {
 				r.done(b.first + uint64(i))
 			}
-		}
-		select {
-		case l.committed <- struct{}{}:
-		default:
 		}
 	}
 	clear(b.reqs) // drop payload references
