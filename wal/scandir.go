@@ -39,6 +39,8 @@ func ScanDir(dir string, fn func(index uint64, payload []byte) error) error {
 				return fmt.Errorf("wal: scan segment %s: index %d at offset %d: %w", s.name, index, off, err)
 			case f.Index != index:
 				return fmt.Errorf("wal: scan segment %s: index %d carries index %d", s.name, index, f.Index)
+			case index == 1 && f.PrevCRC != 0:
+				return fmt.Errorf("wal: scan segment %s: index 1 has prevCRC %#08x, want 0", s.name, f.PrevCRC)
 			case chained && f.PrevCRC != prevCRC:
 				return fmt.Errorf("wal: scan segment %s: index %d: chain broken", s.name, index)
 			}
