@@ -1,0 +1,124 @@
+// Command fxbench is fxd's benchmark suite (`make bench`).
+//
+//	fxbench -bin bin/fxd -out bench/results [-quick] [-duration 10s] [-conns N] [-keys N]
+//
+// It starts the real binary on a temp data dir, creates accounts and keys
+// with its CLI, and measures authenticated reads and durable writes against
+// a floor server (signature check and a static answer) under the same load
+// generator, plus the log writer, the rate limiter, restart time and memory
+// per account. Progress goes to stderr, the table to stdout, and the whole
+// report to <out>/<YYYY-MM-DD>.json.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/fxd-labs/fxd/bench"
+)
+
+func main() {
+	floorServe := flag.String("floor-serve", "", "internal: serve the floor server described by this JSON file")
+	bin := flag.String("bin", "bin/fxd", "fxd binary to benchmark")
+	out := flag.String("out", "bench/results", "directory for <YYYY-MM-DD>.json")
+	quick := flag.Bool("quick", false, "short runs (smoke test)")
+	duration := flag.Duration("duration", 0, "measured window of each load phase (default 10s, -quick 2s)")
+	warmup := flag.Duration("warmup", 0, "warm-up before each window (default 2s, -quick 0.5s)")
+	conns := flag.Int("conns", -1, "concurrent connections (default 64; 0: sweep against the floor and pick)")
+	rounds := flag.Int("rounds", 0, "rounds alternating floor and fxd per load phase (default 2, -quick 1)")
+	keys := flag.Int("keys", 0, "create at least this many fxd keys (0: as many as the floor's rates need)")
+	maxKeys := flag.Int("max-keys", 0, "create at most this many fxd keys (default 20000)")
+	gen := flag.String("gen", bench.GenRaw, "load generator: raw (reqsig + fasthttp, reused requests) or sdk (client.Client.Do)")
+	walG := flag.Int("wal-goroutines", 0, "goroutines appending to the log (default 1024)")
+	walD := flag.Duration("wal-duration", 0, "log writer window (default 5s, -quick 1s)")
+	memAccounts := flag.Int("mem-accounts", -1, "accounts for the memory phase (default 2000, -quick 100; 0 skips)")
+	cliPar := flag.Int("cli-parallel", 0, "concurrent `fxd admin` processes during setup (default 12)")
+	inproc := flag.Bool("floor-inprocess", false, "run the floor in this process instead of its own")
+	perfDir := flag.String("perf", "", "record a perf profile of each server during each load window into this directory")
+	keep := flag.Bool("keep", false, "keep the temp data dir")
+	strict := flag.Bool("strict", false, "exit 2 when a target is missed or a phase is invalid")
+	flag.Parse()
+
+	if *floorServe != "" {
+		if err := bench.FloorMain(*floorServe); err != nil {
+			fmt.Fprintln(os.Stderr, "fxbench floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
+
+	cfg := bench.DefaultConfig(*quick)
+	cfg.Bin, cfg.Gen, cfg.Keys, cfg.PerfDir, cfg.KeepData = *bin, *gen, *keys, *perfDir, *keep
+	if *conns >= 0 {
+		cfg.Conns = *conns
+	}
+	if *rounds > 0 {
+		cfg.Rounds = *rounds
+	}
+	cfg.Log = os.Stderr
+	setDur(&cfg.Duration, *duration)
+	setDur(&cfg.Warmup, *warmup)
+	setDur(&cfg.WALDuration, *walD)
+	if *maxKeys > 0 {
+		cfg.MaxKeys = *maxKeys
+	}
+	if *walG > 0 {
+		cfg.WALGoroutines = *walG
+	}
+	if *memAccounts >= 0 {
+		cfg.MemAccounts = *memAccounts
+	}
+	if *cliPar > 0 {
+		cfg.CLIParallel = *cliPar
+	}
+	if !*inproc {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fxbench:", err)
+			os.Exit(1)
+		}
+		cfg.FloorExe = exe
+	}
+
+	rep, err := bench.Run(cfg)
+	if rep != nil {
+		fmt.Println()
+		rep.PrintTable(os.Stdout)
+		if path, serr := rep.Save(*out); serr != nil {
+			fmt.Fprintln(os.Stderr, "fxbench: save:", serr)
+		} else {
+			fmt.Fprintln(os.Stderr, "fxbench: report saved to", path)
+		}
+		for _, p := range rep.Profiles {
+			fmt.Printf("\nperf profile of the server, %s (%s):\n", p.Phase, p.File)
+			for _, s := range p.Shares {
+				if s.Percent >= 0.5 {
+					fmt.Printf("  %5.1f%%  %s\n", s.Percent, s.Category)
+				}
+			}
+			fmt.Println("  hottest symbols (self):")
+			for _, l := range p.Top[:min(len(p.Top), 12)] {
+				fmt.Println("    " + l)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fxbench:", err)
+		os.Exit(1)
+	}
+	if *strict {
+		for _, r := range rep.Rows {
+			if r.Result == "FAIL" || r.Result == "INVALID" {
+				os.Exit(2)
+			}
+		}
+	}
+}
+
+func setDur(dst *time.Duration, v time.Duration) {
+	if v > 0 {
+		*dst = v
+	}
+}

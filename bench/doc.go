@@ -1,0 +1,59 @@
+// Package bench is fxd's benchmark suite, run by `make bench` through
+// bench/cmd/fxbench. It measures the real binary from outside, the way a
+// client sees it, against a floor: the least any server of this API must
+// do per request.
+//
+// # What it measures
+//
+//   - ratelimit.Limiter.Allow with testing.Benchmark (target ≤ 200 ns,
+//     0 allocs).
+//   - The log writer in-process: many goroutines calling wal.Log.Append
+//     (each returns only once fsynced) for a fixed time (target
+//     ≥ 300,000 appends/s); fsync batches are counted as this process's
+//     write system calls, one per group-committed batch.
+//   - Authenticated reads, GET /account, closed loop, against fxd and
+//     against the floor server under the same generator (target fxd/floor
+//     ≥ 0.85); durable writes, POST /contacts, likewise (target ≥ 0.70).
+//     The floor looks the key up, checks the Ed25519 signature with
+//     reqsig.Verify and answers fxd's own response bytes, captured from a
+//     probe request; it runs as a process of its own (fxbench
+//     -floor-serve), so both servers have their own Go runtime and their
+//     CPU time can be read from /proc.
+//   - Restart after SIGTERM: time until `listening on`, the log's index,
+//     fxd's "recovered" log line, and a linear extrapolation to a million
+//     records that is labelled as such (a clean shutdown leaves nothing to
+//     replay, so it is mostly fixed cost).
+//   - Memory per account: the server's RSS growth over N accounts with one
+//     key and one contact each.
+//
+// # Method
+//
+// The generator signs each request with reqsig, the code the SDK signs
+// with, and sends it over one fasthttp.HostClient with exactly -conns
+// connections, reusing one request and response per worker (GenRaw), or
+// through client.Client.Do (GenSDK). Every request is unique (a per-key
+// `_r` query parameter on GETs, which the contract lets servers ignore; a
+// sequence number in POST bodies), as the server refuses replays.
+//
+// fxd limits each key to 600 reads and 120 writes a minute, so the load is
+// spread over many keys, each with a budget below its limit for the whole
+// phase; a worker that finds every key spent ends the phase, which is then
+// reported invalid rather than run into 429s. The number of keys comes from
+// a short calibration against the floor, whose rates bound fxd's; keys sit
+// on enough accounts that none reaches its 10,000-contact limit. Any 429 or
+// unexpected status in an fxd phase makes the run invalid.
+//
+// Each load phase alternates the two servers in rounds (floor, fxd, fxd,
+// floor, ...), each round with its own warm-up, so that drift in what else
+// the machine does hits both alike. Besides throughput and latency
+// (log-linear histogram, < 1 % error), each phase reports the server's and
+// the generator's CPU time per request and how many cores other processes
+// used meanwhile: on a shared machine, CPU per request is the steadier
+// comparison.
+//
+// With -perf DIR, each server is sampled with Linux perf during its first
+// window (fxd serves no pprof endpoint); the table is followed by the share
+// of samples per kind of code and the hottest symbols. The floor's samples
+// carry symbols only when fxbench is built with `go build` (go run strips
+// them).
+package bench

@@ -1,0 +1,340 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Report is everything one fxbench run measured; it is saved as
+// <out>/<YYYY-MM-DD>.json.
+type Report struct {
+	Date     string    `json:"date"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	Machine  Machine   `json:"machine"`
+	Settings Settings  `json:"settings"`
+
+	RateLimit []MicroResult `json:"ratelimit,omitempty"`
+	WAL       *WALResult    `json:"wal,omitempty"`
+	Sweep     []SweepPoint  `json:"conns_sweep,omitempty"`
+	Setup     *Setup        `json:"setup,omitempty"`
+
+	FloorReads  *LoadResult `json:"floor_reads,omitempty"`
+	FXDReads    *LoadResult `json:"fxd_reads,omitempty"`
+	FloorWrites *LoadResult `json:"floor_writes,omitempty"`
+	FXDWrites   *LoadResult `json:"fxd_writes,omitempty"`
+	ReadRatio   float64     `json:"read_ratio,omitempty"`
+	WriteRatio  float64     `json:"write_ratio,omitempty"`
+
+	Recovery *Recovery `json:"recovery,omitempty"`
+	Memory   *Memory   `json:"memory,omitempty"`
+	Profiles []Profile `json:"profiles,omitempty"`
+
+	Rows   []Row    `json:"rows"`
+	Errors []string `json:"errors,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
+}
+
+// Settings are the knobs the run used.
+type Settings struct {
+	Quick         bool    `json:"quick"`
+	Generator     string  `json:"generator"`
+	Conns         int     `json:"conns"`
+	ConnsSwept    bool    `json:"conns_swept"`
+	Rounds        int     `json:"rounds"`
+	WarmupS       float64 `json:"warmup_s"`
+	DurationS     float64 `json:"duration_s"`
+	WALGoroutines int     `json:"wal_goroutines"`
+	WALPayload    int     `json:"wal_payload_bytes"`
+	WALDurationS  float64 `json:"wal_duration_s"`
+	MemAccounts   int     `json:"mem_accounts"`
+	FloorProcess  bool    `json:"floor_separate_process"`
+	Bin           string  `json:"bin"`
+}
+
+// SweepPoint is one connection count tried against the floor.
+type SweepPoint struct {
+	Conns int     `json:"conns"`
+	Rate  float64 `json:"rate_per_s"`
+	P99Ms float64 `json:"p99_ms"`
+}
+
+// Setup is what the bench created on fxd.
+type Setup struct {
+	Accounts        int     `json:"accounts"`
+	Keys            int     `json:"keys"`
+	KeysPerAccount  int     `json:"keys_per_account"`
+	KeysForReads    int     `json:"keys_needed_reads"`
+	KeysForWrites   int     `json:"keys_needed_writes"`
+	ReadBudget      int64   `json:"read_budget_per_key"`
+	WriteBudget     int64   `json:"write_budget_per_key"`
+	KeySeconds      float64 `json:"key_creation_s"`
+	KeysPerSecond   float64 `json:"keys_per_s"`
+	AccountsSeconds float64 `json:"account_creation_s"`
+	GetBodyBytes    int     `json:"get_account_body_bytes"`
+	PostBodyBytes   int     `json:"post_contact_body_bytes"`
+}
+
+// Recovery is the restart measurement.
+type Recovery struct {
+	WALIndexBefore uint64     `json:"wal_index_before"`
+	WALIndexAfter  uint64     `json:"wal_index_after"`
+	ShutdownMs     float64    `json:"shutdown_ms"`
+	RestartMs      float64    `json:"restart_to_listening_ms"`
+	Recovered      *Recovered `json:"recovered_log_line,omitempty"`
+	// ExtrapolatedMsPerMillion is RestartMs scaled linearly to a million
+	// log records. It is an extrapolation, not a measurement: after SIGTERM
+	// the snapshot store is synced, so the restart replays (almost) nothing
+	// and its time is mostly fixed costs.
+	ExtrapolatedMsPerMillion float64 `json:"extrapolated_restart_ms_per_million_records"`
+	// ReplayMsPerMillion is measured only when the restart replayed records.
+	ReplayMsPerMillion float64 `json:"replay_ms_per_million_records,omitempty"`
+}
+
+// Memory is the RSS cost of accounts.
+type Memory struct {
+	Accounts        int     `json:"accounts"`
+	RSSBeforeBytes  int64   `json:"rss_before_bytes"`
+	RSSAfterBytes   int64   `json:"rss_after_bytes"`
+	BytesPerAccount float64 `json:"bytes_per_account"`
+	What            string  `json:"what"`
+}
+
+// Profile is the top of a perf profile of a server during a load phase.
+type Profile struct {
+	Phase  string   `json:"phase"`
+	File   string   `json:"file"`
+	Shares []Share  `json:"shares"`
+	Top    []string `json:"top"`
+}
+
+// Row is one line of the printed table.
+type Row struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Detail string `json:"detail,omitempty"`
+	Target string `json:"target,omitempty"`
+	Result string `json:"result,omitempty"` // PASS, FAIL, INVALID or empty
+}
+
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func passFail(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+func latencyText(l Latency) string {
+	return fmt.Sprintf("p50 %.2f / p99 %.2f / p99.9 %.2f ms", l.P50Ms, l.P99Ms, l.P999Ms)
+}
+
+// loadRow describes a load result; want is the number of problems allowed
+// (always 0: a 429 or an error makes the run invalid).
+func loadRow(name string, r *LoadResult, unit string) Row {
+	if r == nil {
+		return Row{Name: name, Value: "not run", Result: "INVALID"}
+	}
+	d := []string{latencyText(r.Latency)}
+	d = append(d, fmt.Sprintf("429s %d, other errors %d", r.TooMany, r.Unexpected-r.TooMany+r.Errors))
+	if r.ServerCPUUs > 0 {
+		d = append(d, fmt.Sprintf("server %.0f µs CPU/req (%.2f cores)", r.ServerCPUUs, r.ServerCores))
+	}
+	d = append(d, fmt.Sprintf("generator %.0f µs CPU/req", r.GeneratorCPUUs))
+	if r.OtherCores >= 0 {
+		d = append(d, fmt.Sprintf("other work on the machine %.2f cores", r.OtherCores))
+	}
+	if r.Keys > 0 && r.Budget > 0 {
+		d = append(d, fmt.Sprintf("%d keys", r.Keys))
+	}
+	if len(r.RoundRates) > 1 {
+		rr := make([]string, len(r.RoundRates))
+		for i, x := range r.RoundRates {
+			rr[i] = commas(int64(x + 0.5))
+		}
+		d = append(d, "rounds "+strings.Join(rr, " / "))
+	}
+	if r.BudgetExhausted {
+		d = append(d, fmt.Sprintf("KEYS SPENT: window cut to %.1f of %.1f s", r.Seconds, r.PlannedS))
+	}
+	row := Row{Name: name, Value: commas(int64(r.Rate+0.5)) + " " + unit, Detail: strings.Join(d, "; ")}
+	if r.Budget > 0 { // an fxd phase: it must be clean
+		row.Target = "0 × 429, 0 errors"
+		row.Result = "PASS"
+		if !r.Valid() {
+			row.Result = "INVALID"
+		}
+	} else if r.OK == 0 || r.Unexpected+r.Errors > 0 {
+		row.Result = "INVALID"
+	}
+	return row
+}
+
+// BuildRows makes the table from the results.
+func (rep *Report) BuildRows() {
+	var rows []Row
+	for _, m := range rep.RateLimit {
+		row := Row{Name: "ratelimit " + m.Name, Value: fmt.Sprintf("%.1f ns/op, %d allocs", m.NsPerOp, m.AllocsPerOp),
+			Detail: fmt.Sprintf("testing.Benchmark, N=%s", commas(int64(m.N)))}
+		if m.Target {
+			row.Target = "≤ 200 ns, 0 allocs"
+			row.Result = passFail(m.NsPerOp <= 200 && m.AllocsPerOp == 0)
+		}
+		rows = append(rows, row)
+	}
+	if w := rep.WAL; w != nil {
+		d := fmt.Sprintf("%d goroutines × %d B; %s", w.Goroutines, w.PayloadBytes, latencyText(w.Latency))
+		if w.Batches >= 0 {
+			d += fmt.Sprintf("; ≈%s fsyncs/s, %.0f appends/fsync", commas(int64(w.BatchesPerSec+0.5)), w.MeanBatch)
+		}
+		if w.Errors > 0 {
+			d += fmt.Sprintf("; %d errors (%s)", w.Errors, w.FirstError)
+		}
+		rows = append(rows, Row{Name: "wal durable appends (in-process)", Value: commas(int64(w.Rate+0.5)) + " /s",
+			Detail: d, Target: "≥ 300,000 /s", Result: passFail(w.Rate >= 300_000 && w.Errors == 0)})
+	}
+	if rep.FloorReads != nil {
+		rows = append(rows, loadRow("floor GET (verify + static body)", rep.FloorReads, "req/s"))
+	}
+	if rep.FloorReads != nil || rep.FXDReads != nil {
+		rows = append(rows, loadRow("fxd GET /account", rep.FXDReads, "req/s"))
+	}
+	if rep.ReadRatio > 0 {
+		rows = append(rows, Row{Name: "fxd reads / floor reads", Value: fmt.Sprintf("%.3f", rep.ReadRatio),
+			Detail: cpuRatio(rep.FloorReads, rep.FXDReads), Target: "≥ 0.85", Result: ratioResult(rep.ReadRatio, 0.85, rep.FXDReads)})
+	}
+	if rep.FloorWrites != nil {
+		rows = append(rows, loadRow("floor POST (verify + static 201)", rep.FloorWrites, "req/s"))
+	}
+	if rep.FloorWrites != nil || rep.FXDWrites != nil {
+		rows = append(rows, loadRow("fxd POST /contacts (fsynced)", rep.FXDWrites, "writes/s"))
+	}
+	if rep.WriteRatio > 0 {
+		rows = append(rows, Row{Name: "fxd writes / floor POSTs", Value: fmt.Sprintf("%.3f", rep.WriteRatio),
+			Detail: cpuRatio(rep.FloorWrites, rep.FXDWrites), Target: "≥ 0.70", Result: ratioResult(rep.WriteRatio, 0.70, rep.FXDWrites)})
+	}
+	if r := rep.Recovery; r != nil {
+		d := fmt.Sprintf("wal_index %s; SIGTERM shutdown %.0f ms", commas(int64(r.WALIndexBefore)), r.ShutdownMs)
+		if r.Recovered != nil {
+			d += fmt.Sprintf("; recover replayed %s records in %d ms", commas(int64(r.Recovered.Replayed)), r.Recovered.TookMs)
+		}
+		if r.WALIndexAfter != r.WALIndexBefore {
+			d += fmt.Sprintf("; WAL INDEX CHANGED to %d", r.WALIndexAfter)
+		}
+		rows = append(rows, Row{Name: "restart to 'listening on'", Value: fmt.Sprintf("%.0f ms", r.RestartMs), Detail: d})
+		rows = append(rows, Row{Name: "restart, extrapolated (not measured)", Value: fmt.Sprintf("%.0f ms / 1M records", r.ExtrapolatedMsPerMillion),
+			Detail: "restart time × 1e6 / wal_index; clean shutdown, so mostly fixed cost, not replay"})
+		if r.ReplayMsPerMillion > 0 {
+			rows = append(rows, Row{Name: "replay rate (measured)", Value: fmt.Sprintf("%.0f ms / 1M records", r.ReplayMsPerMillion)})
+		}
+	}
+	if m := rep.Memory; m != nil {
+		rows = append(rows, Row{Name: "memory per account (RSS delta)", Value: fmt.Sprintf("%.1f KiB", m.BytesPerAccount/1024),
+			Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What,
+				float64(m.RSSBeforeBytes)/(1<<20), float64(m.RSSAfterBytes)/(1<<20))})
+	}
+	rep.Rows = rows
+}
+
+// cpuRatio compares server CPU per request, which other work on the
+// machine disturbs less than throughput does.
+func cpuRatio(floor, fxd *LoadResult) string {
+	if floor == nil || fxd == nil || floor.ServerCPUUs <= 0 || fxd.ServerCPUUs <= 0 {
+		return "throughput ratio"
+	}
+	return fmt.Sprintf("throughput ratio; server CPU/req ratio %.3f (floor %.0f µs, fxd %.0f µs)",
+		floor.ServerCPUUs/fxd.ServerCPUUs, floor.ServerCPUUs, fxd.ServerCPUUs)
+}
+
+func ratioResult(ratio, target float64, fxd *LoadResult) string {
+	if !fxd.Valid() {
+		return "INVALID"
+	}
+	return passFail(ratio >= target)
+}
+
+// PrintTable writes the rows as an aligned table.
+func (rep *Report) PrintTable(w io.Writer) {
+	head := Row{Name: "MEASUREMENT", Value: "VALUE", Target: "TARGET", Result: "RESULT", Detail: "DETAIL"}
+	rows := append([]Row{head}, rep.Rows...)
+	wn, wv, wt, wr := 0, 0, 0, 0
+	for _, r := range rows {
+		wn = max(wn, utf8.RuneCountInString(r.Name))
+		wv = max(wv, utf8.RuneCountInString(r.Value))
+		wt = max(wt, utf8.RuneCountInString(r.Target))
+		wr = max(wr, utf8.RuneCountInString(r.Result))
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
+	lpad := func(s string, n int) string { return strings.Repeat(" ", n-utf8.RuneCountInString(s)) + s }
+	for i, r := range rows {
+		v := lpad(r.Value, wv)
+		if i == 0 {
+			v = pad(r.Value, wv)
+		}
+		fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", pad(r.Name, wn), v, pad(r.Target, wt), pad(r.Result, wr), r.Detail)
+		if i == 0 {
+			fmt.Fprintln(w, strings.Repeat("-", wn+wv+wt+wr+8+6))
+		}
+	}
+	m := rep.Machine
+	commit := m.GitCommit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if m.GitDirty {
+		commit += "+dirty"
+	}
+	fmt.Fprintf(w, "\n%s/%s, %d CPU (%s), %s, commit %s, load avg %s → %s\n", m.GOOS, m.GOARCH, m.NumCPU, m.CPUModel,
+		m.GoVersion, commit, m.LoadAvgStart, m.LoadAvgEnd)
+	s := rep.Settings
+	fmt.Fprintf(w, "generator %s, %d conns; each load phase: %d round(s) alternating floor and fxd, each %.1fs warm-up + %.1fs measured\n",
+		s.Generator, s.Conns, s.Rounds, s.WarmupS, s.DurationS/float64(max(s.Rounds, 1)))
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(w, "error: %s\n", e)
+	}
+}
+
+// Save writes the report as dir/<date>.json and returns the path.
+func (rep *Report) Save(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, rep.Date+".json")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
+}
