@@ -155,6 +155,8 @@ func requireSameState(t *testing.T, want, got *domain.AccountState) {
 	require.Equal(t, want.Keys, got.Keys)
 	require.Equal(t, want.Contacts, got.Contacts)
 	require.Equal(t, want.Idem, got.Idem)
+	require.Equal(t, want.Wallets, got.Wallets)
+	require.Equal(t, want.Challenges, got.Challenges)
 }
 
 func TestRecoveryReplaysLogTailIntoStore(t *testing.T) {

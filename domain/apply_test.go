@@ -46,6 +46,8 @@ func TestApplySequence(t *testing.T) {
 			"ct_000002": {ID: "ct_000002", Account: acctID, Name: "Bob", Address: addr2Sum, Currency: "EURC", CreatedAt: t2, UpdatedAt: t3},
 			"ct_000004": {ID: "ct_000004", Account: acctID, Name: "Dave", Address: addr2Sum, CreatedAt: t3, UpdatedAt: t3},
 		},
+		Wallets:    map[string]*Wallet{},
+		Challenges: map[string]*Challenge{},
 		Idem: map[string]*IdemRecord{
 			scopeA: {Scope: scopeA, BodyHash: hash1, Status: 201, Body: out.Reply.Body, CreatedAt: t3},
 		},
@@ -71,7 +73,7 @@ func TestApplyPanicsOnBrokenInvariants(t *testing.T) {
 		s.Apply(&Event{Kind: EvContactDeleted, ID: "ct_nope"})
 	})
 	require.Equal(t, before, s)
-	require.PanicsWithValue(t, "domain: apply of unknown event kind 9", func() { s.Apply(&Event{Kind: 9}) })
+	require.PanicsWithValue(t, "domain: apply of unknown event kind 99", func() { s.Apply(&Event{Kind: 99}) })
 	require.Panics(t, func() { s.Apply(&Event{Kind: 0}) })
 }
 

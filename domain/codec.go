@@ -74,7 +74,11 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		row = MarshalContact(nil, e.Contact)
 	case EvIdemPut:
 		row = MarshalIdem(nil, e.Idem)
-	case EvContactDeleted:
+	case EvWalletPut:
+		row = MarshalWallet(nil, e.Wallet)
+	case EvChallengePut:
+		row = MarshalChallenge(nil, e.Challenge)
+	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
 	}
@@ -115,9 +119,13 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		e.Contact, err = UnmarshalContact(row)
 	case EvIdemPut:
 		e.Idem, err = UnmarshalIdem(row)
-	case EvContactDeleted:
+	case EvWalletPut:
+		e.Wallet, err = UnmarshalWallet(row)
+	case EvChallengePut:
+		e.Challenge, err = UnmarshalChallenge(row)
+	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted:
 		if e.ID == "" {
-			err = fmt.Errorf("%w: contact_deleted without id", errCodec)
+			err = fmt.Errorf("%w: %s without id", errCodec, e.Kind)
 		}
 	default:
 		err = fmt.Errorf("%w: unknown event kind %d", errCodec, e.Kind)
@@ -276,6 +284,69 @@ func UnmarshalIdem(b []byte) (*IdemRecord, error) {
 		return nil
 	})
 	return r, requireID(err, r.Scope, "idempotency record")
+}
+
+// MarshalWallet encodes a wallet row.
+func MarshalWallet(dst []byte, w *Wallet) []byte {
+	dst = appendString(dst, 1, w.Address)
+	dst = appendString(dst, 2, w.Account)
+	dst = appendBool(dst, 3, w.Primary)
+	dst = appendString(dst, 4, w.Label)
+	dst = appendTime(dst, 5, w.CreatedAt)
+	return appendTime(dst, 6, w.UpdatedAt)
+}
+
+// UnmarshalWallet decodes a wallet row.
+func UnmarshalWallet(b []byte) (*Wallet, error) {
+	w := &Wallet{}
+	err := walk(b, func(num protowire.Number, v value) error {
+		switch num {
+		case 1:
+			w.Address = string(v.b)
+		case 2:
+			w.Account = string(v.b)
+		case 3:
+			w.Primary = v.u != 0
+		case 4:
+			w.Label = string(v.b)
+		case 5:
+			w.CreatedAt = v.time()
+		case 6:
+			w.UpdatedAt = v.time()
+		}
+		return nil
+	})
+	return w, requireID(err, w.Address, "wallet")
+}
+
+// MarshalChallenge encodes a SIWE challenge row.
+func MarshalChallenge(dst []byte, c *Challenge) []byte {
+	dst = appendString(dst, 1, c.Nonce)
+	dst = appendString(dst, 2, c.Address)
+	dst = appendString(dst, 3, c.Message)
+	dst = appendTime(dst, 4, c.CreatedAt)
+	return appendTime(dst, 5, c.ExpiresAt)
+}
+
+// UnmarshalChallenge decodes a SIWE challenge row.
+func UnmarshalChallenge(b []byte) (*Challenge, error) {
+	c := &Challenge{}
+	err := walk(b, func(num protowire.Number, v value) error {
+		switch num {
+		case 1:
+			c.Nonce = string(v.b)
+		case 2:
+			c.Address = string(v.b)
+		case 3:
+			c.Message = string(v.b)
+		case 4:
+			c.CreatedAt = v.time()
+		case 5:
+			c.ExpiresAt = v.time()
+		}
+		return nil
+	})
+	return c, requireID(err, c.Nonce, "challenge")
 }
 
 func requireID(err error, id, what string) error {

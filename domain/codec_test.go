@@ -176,7 +176,7 @@ func TestUnmarshalRecordRejects(t *testing.T) {
 		{"version as bytes", cat(fBytes(1, []byte{1}))},
 		{"version missing", fBytes(2, []byte(acctID))},
 		{"unknown event kind 0", recWith(ev(0, acctRow))},
-		{"unknown event kind 6", recWith(ev(6, acctRow))},
+		{"unknown event kind 99", recWith(ev(99, acctRow))},
 		{"unknown event kind 255", recWith(ev(255, acctRow))},
 		{"event kind 257 (1 mod 256)", recWith(ev(257, acctRow))},
 		{"event kind 2^32+2", recWith(ev(1<<32+2, keyRow))},

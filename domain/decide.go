@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -29,6 +30,14 @@ func (s *AccountState) Decide(cmd Command, env Env) ([]Event, Reply, *Error) {
 		return s.updateContact(c, now)
 	case DeleteContact:
 		return s.deleteContact(c)
+	case CreateChallenge:
+		return s.createChallenge(c, env)
+	case RegisterWallet:
+		return s.registerWallet(c, now)
+	case UpdateWallet:
+		return s.updateWallet(c, now)
+	case DeleteWallet:
+		return s.deleteWallet(c)
 	}
 	panic(fmt.Sprintf("domain: decide of unknown command %T", cmd))
 }
@@ -73,7 +82,7 @@ func (s *AccountState) updateAccount(c UpdateAccount, now time.Time) ([]Event, R
 		a.Pay = *c.Pay
 	}
 	a.UpdatedAt = now
-	return []Event{{Kind: EvAccountPut, Account: &a}}, jsonReply(200, ViewAccount(&a)), nil
+	return []Event{{Kind: EvAccountPut, Account: &a}}, jsonReply(200, s.viewAccountAs(&a)), nil
 }
 
 func (s *AccountState) createKey(c CreateKey, now time.Time) ([]Event, Reply, *Error) {
@@ -186,7 +195,13 @@ func (s *AccountState) Ask(q Query) Reply {
 	}
 	switch q := q.(type) {
 	case GetAccount:
-		return jsonReply(200, ViewAccount(s.Account))
+		return jsonReply(200, s.viewAccount())
+	case ListWallets:
+		page, err := walletPage(s.SortedWallets(), q.Page)
+		if err != nil {
+			return err.Reply()
+		}
+		return jsonReply(200, page)
 	case ListContacts:
 		return jsonReply(200, Paginate(s.SortedContacts(), func(c *Contact) string { return c.ID }, ViewContact, q.Page))
 	case GetContact:
@@ -201,4 +216,18 @@ func (s *AccountState) Ask(q Query) Reply {
 		return ErrNotFound("key").Reply()
 	}
 	panic(fmt.Sprintf("domain: ask of unknown query %T", q))
+}
+
+// viewAccount renders the account with its wallets (primary first).
+func (s *AccountState) viewAccount() AccountView { return s.viewAccountAs(s.Account) }
+
+func (s *AccountState) viewAccountAs(a *Account) AccountView {
+	v := ViewAccount(a)
+	ws := s.SortedWallets()
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Primary && !ws[j].Primary })
+	v.Wallets = make([]WalletView, 0, len(ws))
+	for _, w := range ws {
+		v.Wallets = append(v.Wallets, ViewWallet(w))
+	}
+	return v
 }

@@ -23,6 +23,7 @@ func newErr(status int, code, format string, args ...any) *Error {
 const (
 	CodeInvalidRequest        = "invalid_request"
 	CodeUnsupportedAsset      = "unsupported_asset"
+	CodeInvalidSignature      = "invalid_signature"
 	CodeAuthFailed            = "auth_failed"
 	CodeStaleTimestamp        = "stale_timestamp"
 	CodeReplayed              = "replayed"

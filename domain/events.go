@@ -8,11 +8,15 @@ type EventKind uint8
 
 // The event kinds of an account entity.
 const (
-	EvAccountPut     EventKind = 1 // Account holds the new profile row
-	EvKeyPut         EventKind = 2 // Key holds the new API key row
-	EvContactPut     EventKind = 3 // Contact holds the new contact row
-	EvContactDeleted EventKind = 4 // ID names the deleted contact
-	EvIdemPut        EventKind = 5 // Idem holds the stored answer
+	EvAccountPut       EventKind = 1 // Account holds the new profile row
+	EvKeyPut           EventKind = 2 // Key holds the new API key row
+	EvContactPut       EventKind = 3 // Contact holds the new contact row
+	EvContactDeleted   EventKind = 4 // ID names the deleted contact
+	EvIdemPut          EventKind = 5 // Idem holds the stored answer
+	EvWalletPut        EventKind = 6 // Wallet holds the new wallet row
+	EvWalletDeleted    EventKind = 7 // ID names the unlinked wallet address
+	EvChallengePut     EventKind = 8 // Challenge holds the issued SIWE challenge
+	EvChallengeDeleted EventKind = 9 // ID names the used or expired nonce
 )
 
 func (k EventKind) String() string {
@@ -27,18 +31,28 @@ func (k EventKind) String() string {
 		return "contact_deleted"
 	case EvIdemPut:
 		return "idem_put"
+	case EvWalletPut:
+		return "wallet_put"
+	case EvWalletDeleted:
+		return "wallet_deleted"
+	case EvChallengePut:
+		return "challenge_put"
+	case EvChallengeDeleted:
+		return "challenge_deleted"
 	}
 	return fmt.Sprintf("event_%d", uint8(k))
 }
 
 // Event is one change to one row. Exactly the field that matches Kind is set.
 type Event struct {
-	Kind    EventKind
-	Account *Account
-	Key     *APIKey
-	Contact *Contact
-	ID      string
-	Idem    *IdemRecord
+	Kind      EventKind
+	Account   *Account
+	Key       *APIKey
+	Contact   *Contact
+	ID        string
+	Idem      *IdemRecord
+	Wallet    *Wallet
+	Challenge *Challenge
 }
 
 // Record is what one log entry holds: the events one command caused for one

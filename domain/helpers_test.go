@@ -136,6 +136,20 @@ func cloneState(s *AccountState) *AccountState {
 			c.Contacts[id] = &ct2
 		}
 	}
+	if s.Wallets != nil {
+		c.Wallets = make(map[string]*Wallet, len(s.Wallets))
+		for a, w := range s.Wallets {
+			w2 := *w
+			c.Wallets[a] = &w2
+		}
+	}
+	if s.Challenges != nil {
+		c.Challenges = make(map[string]*Challenge, len(s.Challenges))
+		for n, ch := range s.Challenges {
+			ch2 := *ch
+			c.Challenges[n] = &ch2
+		}
+	}
 	if s.Idem != nil {
 		c.Idem = make(map[string]*IdemRecord, len(s.Idem))
 		for sc, r := range s.Idem {

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 )
@@ -13,6 +14,9 @@ type AccountState struct {
 	Keys     map[string]*APIKey
 	Contacts map[string]*Contact
 	Idem     map[string]*IdemRecord // by IdemRecord.Scope
+	// Wallets by EIP-55 address; Challenges by nonce.
+	Wallets    map[string]*Wallet
+	Challenges map[string]*Challenge
 	// idemOrder holds idempotency scopes oldest first, so expiry in Apply
 	// is O(expired) and deterministic (it depends only on event times).
 	idemOrder []string
@@ -21,9 +25,11 @@ type AccountState struct {
 // NewAccountState returns an empty state.
 func NewAccountState() *AccountState {
 	return &AccountState{
-		Keys:     map[string]*APIKey{},
-		Contacts: map[string]*Contact{},
-		Idem:     map[string]*IdemRecord{},
+		Keys:       map[string]*APIKey{},
+		Contacts:   map[string]*Contact{},
+		Idem:       map[string]*IdemRecord{},
+		Wallets:    map[string]*Wallet{},
+		Challenges: map[string]*Challenge{},
 	}
 }
 
@@ -49,6 +55,20 @@ func (s *AccountState) Apply(e *Event) {
 			s.idemOrder = append(s.idemOrder, e.Idem.Scope)
 		}
 		s.Idem[e.Idem.Scope] = e.Idem
+	case EvWalletPut:
+		s.Wallets[e.Wallet.Address] = e.Wallet
+	case EvWalletDeleted:
+		if _, ok := s.Wallets[e.ID]; !ok {
+			panic(fmt.Sprintf("domain: apply wallet_deleted of unknown wallet %s", e.ID))
+		}
+		delete(s.Wallets, e.ID)
+	case EvChallengePut:
+		s.Challenges[e.Challenge.Nonce] = e.Challenge
+	case EvChallengeDeleted:
+		if _, ok := s.Challenges[e.ID]; !ok {
+			panic(fmt.Sprintf("domain: apply challenge_deleted of unknown nonce %s", e.ID))
+		}
+		delete(s.Challenges, e.ID)
 	default:
 		panic(fmt.Sprintf("domain: apply of unknown event kind %d", e.Kind))
 	}
@@ -121,21 +141,13 @@ func (s *AccountState) SortedContacts() []*Contact {
 
 // Clone copies the maps of the state; rows are shared, they are immutable.
 func (s *AccountState) Clone() *AccountState {
-	c := &AccountState{
-		Account:   s.Account,
-		Keys:      make(map[string]*APIKey, len(s.Keys)),
-		Contacts:  make(map[string]*Contact, len(s.Contacts)),
-		Idem:      make(map[string]*IdemRecord, len(s.Idem)),
-		idemOrder: append([]string(nil), s.idemOrder...),
+	return &AccountState{
+		Account:    s.Account,
+		Keys:       maps.Clone(s.Keys),
+		Contacts:   maps.Clone(s.Contacts),
+		Idem:       maps.Clone(s.Idem),
+		Wallets:    maps.Clone(s.Wallets),
+		Challenges: maps.Clone(s.Challenges),
+		idemOrder:  append([]string(nil), s.idemOrder...),
 	}
-	for k, v := range s.Keys {
-		c.Keys[k] = v
-	}
-	for k, v := range s.Contacts {
-		c.Contacts[k] = v
-	}
-	for k, v := range s.Idem {
-		c.Idem[k] = v
-	}
-	return c
 }

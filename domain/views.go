@@ -9,7 +9,7 @@ type AccountView struct {
 	Name        string          `json:"name"`
 	KYCStatus   string          `json:"kyc_status"`
 	Permissions PermissionsView `json:"permissions"`
-	Wallets     []any           `json:"wallets"`
+	Wallets     []WalletView    `json:"wallets"`
 	CreatedAt   string          `json:"created_at"`
 }
 
@@ -24,7 +24,7 @@ func ViewAccount(a *Account) AccountView {
 	return AccountView{
 		ID: a.ID, Name: a.Name, KYCStatus: a.KYC,
 		Permissions: PermissionsView{Swap: a.Swap, Pay: a.Pay},
-		Wallets:     []any{},
+		Wallets:     []WalletView{},
 		CreatedAt:   RFC3339(a.CreatedAt),
 	}
 }

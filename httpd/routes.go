@@ -65,11 +65,11 @@ func (s *Server) routes() []route {
 		// Account.
 		{Method: "GET", Path: "/account", Scope: domain.ScopeRead, OperationID: "getAccount", Summary: "Profile, KYC status, permissions and wallets", OK: 200, Result: "Account", Handler: s.getAccount},
 		{Method: "GET", Path: "/balances", Scope: domain.ScopeRead, OperationID: "getBalances", Summary: "On-chain balances by currency and per wallet", OK: 200, Result: "Balances"},
-		{Method: "GET", Path: "/wallets", Scope: domain.ScopeRead, OperationID: "listWallets", Summary: "Linked signer wallets (read-only)", Query: listQuery, OK: 200, Result: "WalletList"},
-		{Method: "POST", Path: "/wallets/challenge", Scope: domain.ScopeWallets, OperationID: "createWalletChallenge", Summary: "SIWE (EIP-4361) challenge for a wallet address", Body: "WalletChallengeRequest", OK: 200, Result: "WalletChallenge", Errors: []int{400}},
-		{Method: "POST", Path: "/wallets", Scope: domain.ScopeWallets, OperationID: "registerWallet", Summary: "Register a signer wallet with a signed SIWE message", Body: "WalletRegisterRequest", OK: 201, Result: "Wallet", Errors: []int{400, 409}},
-		{Method: "PATCH", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "updateWallet", Summary: "Make primary or relabel a wallet", Body: "WalletUpdateRequest", OK: 200, Result: "Wallet", Errors: []int{400, 404}},
-		{Method: "DELETE", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "deleteWallet", Summary: "Unlink a wallet (409 for the primary while others remain)", OK: 200, Result: "Deleted", Errors: []int{404, 409}},
+		{Method: "GET", Path: "/wallets", Scope: domain.ScopeRead, OperationID: "listWallets", Summary: "Linked signer wallets (read-only)", Query: listQuery, OK: 200, Result: "WalletList", Errors: []int{400}, Handler: s.listWallets},
+		{Method: "POST", Path: "/wallets/challenge", Scope: domain.ScopeWallets, OperationID: "createWalletChallenge", Summary: "SIWE (EIP-4361) challenge for a wallet address", Body: "WalletChallengeRequest", OK: 200, Result: "WalletChallenge", Errors: []int{400}, Handler: s.createChallenge},
+		{Method: "POST", Path: "/wallets", Scope: domain.ScopeWallets, OperationID: "registerWallet", Summary: "Register a signer wallet with a signed SIWE message", Body: "WalletRegisterRequest", OK: 201, Result: "Wallet", Errors: []int{400, 409}, Handler: s.registerWallet},
+		{Method: "PATCH", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "updateWallet", Summary: "Make primary or relabel a wallet", Body: "WalletUpdateRequest", OK: 200, Result: "Wallet", Errors: []int{400, 404}, Handler: s.updateWallet},
+		{Method: "DELETE", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "deleteWallet", Summary: "Unlink a wallet (409 for the primary while others remain)", OK: 200, Result: "Deleted", Errors: []int{404, 409}, Handler: s.deleteWallet},
 		{Method: "GET", Path: "/transactions", Scope: domain.ScopeRead, OperationID: "listTransactions", Summary: "Unified ledger, newest first", Query: ledgerQuery, OK: 200, Result: "TransactionList", Errors: []int{400}},
 		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180)", Query: ledgerQuery, OK: 200, ContentType: "text/csv", Errors: []int{400}},
 

@@ -45,6 +45,8 @@ type Config struct {
 	Started time.Time
 	// ServerURL is advertised in the OpenAPI document.
 	ServerURL string
+	// ChainID is the chain wallets sign in on (SIWE).
+	ChainID uint64
 }
 
 // Server is the public API.
@@ -67,6 +69,9 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.ChainID == 0 {
+		cfg.ChainID = 1337
 	}
 	if cfg.Started.IsZero() {
 		cfg.Started = cfg.Clock()

@@ -63,6 +63,14 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		return b.Set(contactKey(acct, e.Contact.ID), domain.MarshalContact(nil, e.Contact), nil)
 	case domain.EvContactDeleted:
 		return b.Delete(contactKey(acct, e.ID), nil)
+	case domain.EvWalletPut:
+		return b.Set(walletKey(acct, e.Wallet.Address), domain.MarshalWallet(nil, e.Wallet), nil)
+	case domain.EvWalletDeleted:
+		return b.Delete(walletKey(acct, e.ID), nil)
+	case domain.EvChallengePut:
+		return b.Set(challengeKey(acct, e.Challenge.Nonce), domain.MarshalChallenge(nil, e.Challenge), nil)
+	case domain.EvChallengeDeleted:
+		return b.Delete(challengeKey(acct, e.ID), nil)
 	case domain.EvIdemPut:
 		if err := b.Set(idemKey(acct, e.Idem.Scope), domain.MarshalIdem(nil, e.Idem), nil); err != nil {
 			return err

@@ -14,6 +14,8 @@
 //	a/<acct>/k/<key id>         API key row (copy for loading the account)
 //	a/<acct>/c/<contact id>     contact row
 //	a/<acct>/i/<scope>          idempotency record
+//	a/<acct>/w/<address>        linked wallet
+//	a/<acct>/h/<nonce>          issued SIWE challenge
 //	k/<key id>                  API key row (the directory, loaded at start)
 //	x/<created ns BE>/<acct>/<scope>  expiry index of idempotency records
 package snapshot

@@ -12,9 +12,13 @@ func profileKey(acct string) []byte    { return []byte("a/" + acct + "/p") }
 func accountKeyKey(acct, id string) []byte {
 	return []byte("a/" + acct + "/k/" + id)
 }
-func contactKey(acct, id string) []byte { return []byte("a/" + acct + "/c/" + id) }
-func idemKey(acct, scope string) []byte { return []byte("a/" + acct + "/i/" + scope) }
-func directoryKey(id string) []byte     { return []byte("k/" + id) }
+func contactKey(acct, id string) []byte  { return []byte("a/" + acct + "/c/" + id) }
+func idemKey(acct, scope string) []byte  { return []byte("a/" + acct + "/i/" + scope) }
+func walletKey(acct, addr string) []byte { return []byte("a/" + acct + "/w/" + addr) }
+func challengeKey(acct, nonce string) []byte {
+	return []byte("a/" + acct + "/h/" + nonce)
+}
+func directoryKey(id string) []byte { return []byte("k/" + id) }
 
 var directoryPrefix = []byte("k/")
 var expiryPrefix = []byte("x/")

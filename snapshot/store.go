@@ -108,6 +108,14 @@ func (s *Store) LoadAccount(acct string, now time.Time) (st *domain.AccountState
 			var c *domain.Contact
 			c, derr = domain.UnmarshalContact(v)
 			st.Contacts[c.ID] = c
+		case bytes.HasPrefix(rest, []byte("w/")):
+			var w *domain.Wallet
+			w, derr = domain.UnmarshalWallet(v)
+			st.Wallets[w.Address] = w
+		case bytes.HasPrefix(rest, []byte("h/")):
+			var c *domain.Challenge
+			c, derr = domain.UnmarshalChallenge(v)
+			st.Challenges[c.Nonce] = c
 		case bytes.HasPrefix(rest, []byte("i/")):
 			var r *domain.IdemRecord
 			r, derr = domain.UnmarshalIdem(v)

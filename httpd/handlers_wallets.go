@@ -1,0 +1,104 @@
+package httpd
+
+import (
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/fxd-labs/fxd/chain/siwe"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+func (s *Server) listWallets(rc *reqCtx) {
+	page, err := rc.page()
+	if err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	rc.ask(domain.ListWallets{Page: page})
+}
+
+// createChallenge issues a SIWE message for the address. Its domain and URI
+// are this service as the caller reached it, so a wallet shows the user
+// where they are signing in.
+func (s *Server) createChallenge(rc *reqCtx) {
+	var c domain.CreateChallenge
+	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	host := string(rc.ctx.Host())
+	if host == "" || strings.ContainsAny(host, " /") {
+		writeError(rc.ctx, domain.ErrInvalid("the request needs a Host header"))
+		return
+	}
+	scheme := "http"
+	if rc.ctx.IsTLS() {
+		scheme = "https"
+	}
+	c.Domain, c.URI, c.ChainID = host, scheme+"://"+host+s.cfg.BasePath, s.cfg.ChainID
+	rc.exec(c)
+}
+
+// registerWallet parses the signed SIWE message and recovers its signer
+// here, on the request goroutine, so the account actor only compares.
+func (s *Server) registerWallet(rc *reqCtx) {
+	var c domain.RegisterWallet
+	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	parsed, err := siwe.Parse(c.Message)
+	if err != nil {
+		writeError(rc.ctx, domain.ErrInvalid("message is not a SIWE (EIP-4361) message: %v", err))
+		return
+	}
+	sig, err := hexutil.Decode(c.Signature)
+	if err != nil {
+		writeError(rc.ctx, domain.ErrInvalid("signature must be 0x-prefixed hex"))
+		return
+	}
+	signer, err := siwe.Recover(c.Message, sig)
+	if err != nil {
+		writeError(rc.ctx, &domain.Error{Status: 400, Code: domain.CodeInvalidSignature, Message: err.Error()})
+		return
+	}
+	c.Parsed, c.Signer = parsed, signer.Hex()
+	rc.exec(c)
+}
+
+func (s *Server) updateWallet(rc *reqCtx) {
+	var c domain.UpdateWallet
+	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	addr, ok := walletParam(rc)
+	if !ok {
+		return
+	}
+	c.Address = addr
+	rc.exec(c)
+}
+
+func (s *Server) deleteWallet(rc *reqCtx) {
+	if err := emptyBody(rc.ctx.Request.Body()); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	addr, ok := walletParam(rc)
+	if !ok {
+		return
+	}
+	rc.exec(domain.DeleteWallet{Address: addr})
+}
+
+// walletParam reads {address} in any hex case; a malformed one cannot name
+// a wallet, so it is 404.
+func walletParam(rc *reqCtx) (string, bool) {
+	addr, err := domain.NormalizeAddress("address", rc.params.get("address"))
+	if err != nil {
+		writeError(rc.ctx, domain.ErrNotFound("wallet"))
+		return "", false
+	}
+	return addr, true
+}
