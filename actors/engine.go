@@ -142,6 +142,39 @@ func (e *Engine) Recover() error {
 	return nil
 }
 
+// BindChain records the chain's genesis hash in the log on first start and
+// refuses to run on any other chain afterwards: balances, orders and
+// watchers of one chain must never be read against another. Call it after
+// Recover (the store then holds every logged fact).
+func (e *Engine) BindChain(genesis string) error {
+	have, err := e.store.Meta(MetaChainGenesis)
+	if err != nil {
+		return err
+	}
+	if have == genesis {
+		return nil
+	}
+	if have != "" {
+		return fmt.Errorf("actors: this data dir belongs to the chain with genesis %s, not %s; refusing to start", have, genesis)
+	}
+	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: MetaChainGenesis, Value: genesis}}}
+	idx, err := e.log.Append(domain.MarshalRecord(nil, &rec))
+	if err != nil {
+		return fmt.Errorf("actors: record chain genesis: %w", err)
+	}
+	// The background applier owns the store: wait for it to apply.
+	for deadline := time.Now().Add(10 * time.Second); e.applied.Load() < idx; {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("actors: chain genesis record %d not applied in time", idx)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// MetaChainGenesis is the meta key of the bound chain's genesis hash.
+const MetaChainGenesis = "chain_genesis"
+
 // Ready reports whether the engine serves.
 func (e *Engine) Ready() bool { return e.ready.Load() }
 

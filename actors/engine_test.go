@@ -200,3 +200,15 @@ func TestPassivationKeepsState(t *testing.T) {
 	require.Contains(t, string(r.Body), `"name":"c7"`)
 	require.Equal(t, 1, e.ActiveAccounts())
 }
+
+func TestBindChainRefusesAnotherChain(t *testing.T) {
+	dir := t.TempDir()
+	e := openEngine(t, dir)
+	require.NoError(t, e.BindChain("0xaaa"))
+	require.NoError(t, e.BindChain("0xaaa"), "binding again to the same chain is fine")
+	require.NoError(t, e.Close())
+	e = openEngine(t, dir)
+	defer e.Close()
+	require.NoError(t, e.BindChain("0xaaa"))
+	require.ErrorContains(t, e.BindChain("0xbbb"), "refusing to start")
+}

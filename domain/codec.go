@@ -78,7 +78,7 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		row = MarshalWallet(nil, e.Wallet)
 	case EvChallengePut:
 		row = MarshalChallenge(nil, e.Challenge)
-	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted:
+	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
 	}
@@ -86,7 +86,8 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		dst = protowire.AppendTag(dst, 2, protowire.BytesType)
 		dst = protowire.AppendBytes(dst, row)
 	}
-	return appendString(dst, 3, e.ID)
+	dst = appendString(dst, 3, e.ID)
+	return appendString(dst, 4, e.Value)
 }
 
 // UnmarshalEvent decodes one event and checks that it carries its row.
@@ -104,6 +105,8 @@ func UnmarshalEvent(b []byte) (Event, error) {
 			row = v.b
 		case 3:
 			e.ID = string(v.b)
+		case 4:
+			e.Value = string(v.b)
 		}
 		return nil
 	})
@@ -123,7 +126,7 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		e.Wallet, err = UnmarshalWallet(row)
 	case EvChallengePut:
 		e.Challenge, err = UnmarshalChallenge(row)
-	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted:
+	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 		if e.ID == "" {
 			err = fmt.Errorf("%w: %s without id", errCodec, e.Kind)
 		}

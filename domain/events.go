@@ -17,6 +17,9 @@ const (
 	EvWalletDeleted    EventKind = 7 // ID names the unlinked wallet address
 	EvChallengePut     EventKind = 8 // Challenge holds the issued SIWE challenge
 	EvChallengeDeleted EventKind = 9 // ID names the used or expired nonce
+	// EvMetaPut is a service-level fact (entity ""), e.g. the genesis hash
+	// of the chain this log belongs to: ID is the key, Value the value.
+	EvMetaPut EventKind = 10
 )
 
 func (k EventKind) String() string {
@@ -39,6 +42,8 @@ func (k EventKind) String() string {
 		return "challenge_put"
 	case EvChallengeDeleted:
 		return "challenge_deleted"
+	case EvMetaPut:
+		return "meta_put"
 	}
 	return fmt.Sprintf("event_%d", uint8(k))
 }
@@ -53,6 +58,7 @@ type Event struct {
 	Idem      *IdemRecord
 	Wallet    *Wallet
 	Challenge *Challenge
+	Value     string // EvMetaPut only
 }
 
 // Record is what one log entry holds: the events one command caused for one

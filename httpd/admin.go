@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -26,15 +28,16 @@ const maxAdminBody = 16 << 10
 // dashboard. Every call carries "Authorization: Bearer <token>" with the
 // token from the 0600 file in the data dir.
 type Admin struct {
+	chain   *connect.Chain // nil: no faucet
 	engine  *actors.Engine
 	token   []byte
 	dataDir string
 	mux     *http.ServeMux
 }
 
-// NewAdmin builds the admin handler.
-func NewAdmin(e *actors.Engine, token, dataDir string) *Admin {
-	a := &Admin{engine: e, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
+// NewAdmin builds the admin handler. chain may be nil (no faucet).
+func NewAdmin(e *actors.Engine, chain *connect.Chain, token, dataDir string) *Admin {
+	a := &Admin{engine: e, chain: chain, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
 	a.mux.HandleFunc("POST /admin/accounts", a.createAccount)
 	a.mux.HandleFunc("GET /admin/accounts/{id}", a.getAccount)
 	a.mux.HandleFunc("PATCH /admin/accounts/{id}", a.updateAccount)
@@ -43,6 +46,9 @@ func NewAdmin(e *actors.Engine, token, dataDir string) *Admin {
 	a.mux.HandleFunc("POST /admin/snapshots", a.createSnapshot)
 	a.mux.HandleFunc("GET /admin/snapshots", a.listSnapshots)
 	a.mux.HandleFunc("GET /metrics", a.metrics)
+	if e.Env() == "test" {
+		a.mux.HandleFunc("POST /admin/faucet", a.faucet)
+	}
 	return a
 }
 
@@ -267,4 +273,51 @@ func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
 	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
 	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())
+}
+
+type faucetBody struct {
+	Address  string `json:"address"`
+	Currency string `json:"currency"`
+	Amount   string `json:"amount"`
+}
+
+// faucet funds a test address with gas and tokens (test environment only)
+// and answers once both are mined.
+func (a *Admin) faucet(w http.ResponseWriter, r *http.Request) {
+	var b faucetBody
+	if err := adminDecode(r, &b); err != nil {
+		adminError(w, err)
+		return
+	}
+	addr, derr := domain.NormalizeAddress("address", b.Address)
+	if derr != nil {
+		adminError(w, derr)
+		return
+	}
+	cur, derr := domain.CurrencyBySymbol(b.Currency)
+	if derr != nil {
+		adminError(w, derr)
+		return
+	}
+	amount, derr := domain.ParseAmount("amount", b.Amount, cur.Decimals)
+	if derr != nil {
+		adminError(w, derr)
+		return
+	}
+	if amount.Cmp(connect.MaxFaucetAmount) > 0 {
+		adminError(w, domain.ErrInvalid("amount is above the faucet's limit of %s", domain.FormatAmount(connect.MaxFaucetAmount, cur.Decimals)))
+		return
+	}
+	if a.chain == nil {
+		adminError(w, errNoChain)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+	defer cancel()
+	tx, err := a.chain.Fund(ctx, common.HexToAddress(addr), cur.Symbol, amount)
+	if err != nil {
+		adminError(w, domain.ErrUnavailable("faucet: %v", err))
+		return
+	}
+	adminJSON(w, 200, map[string]string{"tx_hash": tx.Hex()})
 }

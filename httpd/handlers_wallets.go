@@ -35,7 +35,11 @@ func (s *Server) createChallenge(rc *reqCtx) {
 	if rc.ctx.IsTLS() {
 		scheme = "https"
 	}
-	c.Domain, c.URI, c.ChainID = host, scheme+"://"+host+s.cfg.BasePath, s.cfg.ChainID
+	if s.cfg.Chain == nil {
+		writeError(rc.ctx, errNoChain)
+		return
+	}
+	c.Domain, c.URI, c.ChainID = host, scheme+"://"+host+s.cfg.BasePath, s.cfg.Chain.ChainID.Uint64()
 	rc.exec(c)
 }
 

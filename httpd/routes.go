@@ -60,11 +60,11 @@ func (s *Server) routes() []route {
 		{Method: "GET", Path: "/fx/orders/{id}", Scope: domain.ScopeTrade, OperationID: "getOrder", Summary: "One order", OK: 200, Result: "Order", Errors: []int{404}},
 		{Method: "GET", Path: "/fx/orders", Scope: domain.ScopeTrade, OperationID: "listOrders", Summary: "Orders, newest first", Query: listQuery, OK: 200, Result: "OrderList", Errors: []int{400}},
 		{Method: "GET", Path: "/fx/rates", Scope: domain.ScopeRead, OperationID: "getRates", Summary: "Daily-open baseline rates per pair", OK: 200, Result: "Rates"},
-		{Method: "GET", Path: "/currencies", Scope: scopeAny, OperationID: "listCurrencies", Summary: "Live set of supported currencies (any scope)", OK: 200, Result: "CurrencyList"},
+		{Method: "GET", Path: "/currencies", Scope: scopeAny, OperationID: "listCurrencies", Summary: "Live set of supported currencies (any scope)", OK: 200, Result: "CurrencyList", Handler: s.listCurrencies},
 
 		// Account.
 		{Method: "GET", Path: "/account", Scope: domain.ScopeRead, OperationID: "getAccount", Summary: "Profile, KYC status, permissions and wallets", OK: 200, Result: "Account", Handler: s.getAccount},
-		{Method: "GET", Path: "/balances", Scope: domain.ScopeRead, OperationID: "getBalances", Summary: "On-chain balances by currency and per wallet", OK: 200, Result: "Balances"},
+		{Method: "GET", Path: "/balances", Scope: domain.ScopeRead, OperationID: "getBalances", Summary: "On-chain balances by currency and per wallet", OK: 200, Result: "Balances", Errors: []int{503}, Handler: s.getBalances},
 		{Method: "GET", Path: "/wallets", Scope: domain.ScopeRead, OperationID: "listWallets", Summary: "Linked signer wallets (read-only)", Query: listQuery, OK: 200, Result: "WalletList", Errors: []int{400}, Handler: s.listWallets},
 		{Method: "POST", Path: "/wallets/challenge", Scope: domain.ScopeWallets, OperationID: "createWalletChallenge", Summary: "SIWE (EIP-4361) challenge for a wallet address", Body: "WalletChallengeRequest", OK: 200, Result: "WalletChallenge", Errors: []int{400}, Handler: s.createChallenge},
 		{Method: "POST", Path: "/wallets", Scope: domain.ScopeWallets, OperationID: "registerWallet", Summary: "Register a signer wallet with a signed SIWE message", Body: "WalletRegisterRequest", OK: 201, Result: "Wallet", Errors: []int{400, 409}, Handler: s.registerWallet},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/httpd/ratelimit"
 	"github.com/fxd-labs/fxd/httpd/replay"
@@ -45,8 +46,9 @@ type Config struct {
 	Started time.Time
 	// ServerURL is advertised in the OpenAPI document.
 	ServerURL string
-	// ChainID is the chain wallets sign in on (SIWE).
-	ChainID uint64
+	// Chain is the chain the service runs on; nil serves no chain routes
+	// (they answer 503) — only unit tests run without one.
+	Chain *connect.Chain
 }
 
 // Server is the public API.
@@ -69,9 +71,6 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
-	}
-	if cfg.ChainID == 0 {
-		cfg.ChainID = 1337
 	}
 	if cfg.Started.IsZero() {
 		cfg.Started = cfg.Clock()

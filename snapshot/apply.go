@@ -71,6 +71,8 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		return b.Set(challengeKey(acct, e.Challenge.Nonce), domain.MarshalChallenge(nil, e.Challenge), nil)
 	case domain.EvChallengeDeleted:
 		return b.Delete(challengeKey(acct, e.ID), nil)
+	case domain.EvMetaPut:
+		return b.Set(metaKey(e.ID), []byte(e.Value), nil)
 	case domain.EvIdemPut:
 		if err := b.Set(idemKey(acct, e.Idem.Scope), domain.MarshalIdem(nil, e.Idem), nil); err != nil {
 			return err

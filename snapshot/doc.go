@@ -10,6 +10,7 @@
 // Keys (all ASCII prefixes, ids never contain '/'):
 //
 //	m/applied                   uint64 little-endian: last applied log index
+//	m/meta/<key>                service facts (EvMetaPut), e.g. chain_genesis
 //	a/<acct>/p                  account profile row
 //	a/<acct>/k/<key id>         API key row (copy for loading the account)
 //	a/<acct>/c/<contact id>     contact row

@@ -7,6 +7,8 @@ import (
 
 var keyApplied = []byte("m/applied")
 
+func metaKey(k string) []byte { return []byte("m/meta/" + k) }
+
 func accountPrefix(acct string) []byte { return []byte("a/" + acct + "/") }
 func profileKey(acct string) []byte    { return []byte("a/" + acct + "/p") }
 func accountKeyKey(acct, id string) []byte {

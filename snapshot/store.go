@@ -57,6 +57,12 @@ func (s *Store) get(k []byte) ([]byte, error) {
 	return out, closer.Close()
 }
 
+// Meta reads a service fact written by an EvMetaPut ("" when absent).
+func (s *Store) Meta(key string) (string, error) {
+	v, err := s.get(metaKey(key))
+	return string(v), err
+}
+
 // Sync makes every applied batch durable (Pebble's own WAL is written
 // without fsync on the hot path; the log is the truth until this returns).
 func (s *Store) Sync() error {

@@ -93,7 +93,7 @@ func (c *adminClient) do(method, path string, body any) (json.RawMessage, error)
 
 func runAdmin(args []string) error {
 	if len(args) < 2 {
-		return errors.New("usage: fxd admin accounts create|update | keys create|revoke (see --help)")
+		return errors.New("usage: fxd admin accounts create|update | keys create|revoke | faucet (see --help)")
 	}
 	switch args[0] + " " + args[1] {
 	case "accounts create":
@@ -104,6 +104,9 @@ func runAdmin(args []string) error {
 		return adminKeysCreate(args[2:])
 	case "keys revoke":
 		return adminKeysRevoke(args[2:])
+	}
+	if args[0] == "faucet" {
+		return adminFaucet(args[1:])
 	}
 	return fmt.Errorf("unknown admin command %q", args[0]+" "+args[1])
 }
@@ -313,4 +316,29 @@ func printRaw(b json.RawMessage) error {
 	}
 	fmt.Println(buf.String())
 	return nil
+}
+
+// adminFaucet funds a test address with gas and tokens; prints {"tx_hash"}
+// once mined.
+func adminFaucet(args []string) error {
+	fs := newFlags("faucet")
+	client := adminFlags(fs)
+	addr := fs.String("address", "", "0x address to fund")
+	currency := fs.String("currency", "", "USDC, USDT or EURC")
+	amount := fs.String("amount", "", "amount in currency units, e.g. 1000")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *addr == "" || *currency == "" || *amount == "" {
+		return errors.New("faucet: --address, --currency and --amount are required")
+	}
+	c, err := client()
+	if err != nil {
+		return err
+	}
+	out, err := c.do("POST", "/admin/faucet", map[string]string{"address": *addr, "currency": *currency, "amount": *amount})
+	if err != nil {
+		return err
+	}
+	return printRaw(out)
 }

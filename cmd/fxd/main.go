@@ -5,6 +5,7 @@
 //	fxd call METHOD PATH [JSON]    make one signed API request
 //	fxd wal verify|dump            check or print the write-ahead log
 //	fxd snapshot create|list       back up the snapshot store
+//	fxd chain deploy               deploy the contract set to a node
 //
 // Admin commands print one JSON object on stdout, and on failure exit
 // non-zero with a message on stderr.
@@ -24,6 +25,7 @@ commands:
   call METHOD PATH [JSON]             make one signed request
   wal verify|dump --data-dir D        check or print the log
   snapshot create|list --data-dir D   back up the snapshot store
+  chain deploy --rpc-url U --deployer-key-file F --out contracts.json
 `
 
 func main() {
@@ -44,6 +46,8 @@ func main() {
 		err = runWAL(args)
 	case "snapshot":
 		err = runSnapshot(args)
+	case "chain":
+		err = runChain(args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

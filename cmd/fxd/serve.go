@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/httpd"
 )
 
@@ -27,6 +28,9 @@ const (
 
 type serveFlags struct {
 	dataDir, listen, adminListen, env string
+	chain, chainRPCListen, rpcURL     string
+	contracts, relayerKey, faucetKey  string
+	makers                            int
 }
 
 func runServe(args []string) error {
@@ -36,6 +40,13 @@ func runServe(args []string) error {
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "public API listen address")
 	fs.StringVar(&f.adminListen, "admin-listen", "127.0.0.1:8081", "admin listen address (loopback only)")
 	fs.StringVar(&f.env, "env", "test", "environment: test or live")
+	fs.StringVar(&f.chain, "chain", "embedded", "chain back end: embedded or rpc")
+	fs.StringVar(&f.chainRPCListen, "chain-rpc-listen", "127.0.0.1:8545", "embedded chain: JSON-RPC listen address")
+	fs.StringVar(&f.rpcURL, "rpc-url", "", "rpc chain: JSON-RPC URL of the node")
+	fs.StringVar(&f.contracts, "contracts", "", "rpc chain: contracts.json from `fxd chain deploy`")
+	fs.StringVar(&f.relayerKey, "relayer-key-file", "", "rpc chain: hex private key file of the gas-only relayer")
+	fs.StringVar(&f.faucetKey, "faucet-key-file", "", "rpc chain, test env: hex private key file of the token owner (the deployer)")
+	fs.IntVar(&f.makers, "makers", 2, "embedded chain: number of market makers")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -53,6 +64,19 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancelOpen := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancelOpen()
+	ch, err := connect.Open(ctx, connect.Config{Mode: f.chain, DataDir: f.dataDir, RPCListen: f.chainRPCListen,
+		RPCURL: f.rpcURL, ContractsFile: f.contracts, RelayerKeyFile: f.relayerKey, FaucetKeyFile: f.faucetKey,
+		Makers: f.makers, Logger: logger})
+	if err != nil {
+		engine.Close()
+		return err
+	}
+	defer ch.Close()
+	if f.env == "live" && f.chain == connect.ModeEmbedded {
+		logger.Warn("the embedded chain is a test chain; --env live should run with --chain rpc")
+	}
 	token, err := adminToken(f.dataDir)
 	if err != nil {
 		return err
@@ -66,11 +90,11 @@ func runServe(args []string) error {
 		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
 	}
 	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String()}, engine)
+		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch}, engine)
 	if err != nil {
 		return err
 	}
-	admin := &http.Server{Handler: httpd.NewAdmin(engine, token, f.dataDir), ReadHeaderTimeout: 10 * time.Second}
+	admin := &http.Server{Handler: httpd.NewAdmin(engine, ch, token, f.dataDir), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 2)
 	// Serve before recovery so /health can say 503 while the log replays.
 	go func() { errc <- api.Serve(pubLn) }()
@@ -79,12 +103,16 @@ func runServe(args []string) error {
 	if err := engine.Recover(); err != nil {
 		return err
 	}
+	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
+		return err
+	}
 	adminURL := "http://" + admLn.Addr().String()
 	if err := writeFileAtomic(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
 		return err
 	}
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(),
-		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex())
+		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex(),
+		"chain", f.chain, "chain_id", ch.ChainID.String(), "chain_rpc", ch.RPCURL)
 	fmt.Printf("listening on %s\n", pubLn.Addr())
 	fmt.Printf("admin listening on %s\n", admLn.Addr())
 

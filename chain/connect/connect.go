@@ -1,0 +1,275 @@
+// Package connect opens the chain the service runs on: the embedded dev
+// chain (started in the data dir, contract set deployed once, from fixed
+// test keys) or any JSON-RPC node (contracts from a contracts.json written
+// by `fxd chain deploy`). Either way the rest of the service sees one
+// *ethclient.Client, the contract addresses and the service's own keys —
+// which are gas and minting keys only, never a user's.
+package connect
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	gethbind "github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/embedded"
+)
+
+// Modes of --chain.
+const (
+	ModeEmbedded = "embedded"
+	ModeRPC      = "rpc"
+)
+
+// Config says which chain to open.
+type Config struct {
+	Mode          string
+	DataDir       string // embedded: the chain lives in DataDir/chain
+	RPCListen     string // embedded: JSON-RPC served here ("" = none)
+	RPCURL        string // rpc: the node
+	ContractsFile string // rpc: contracts.json
+	// Key files (hex private key, one line) for rpc mode. The relayer pays
+	// gas; the faucet owns the test tokens (the deployer). In the embedded
+	// chain both are fixed test keys.
+	RelayerKeyFile string
+	FaucetKeyFile  string
+	Makers         int // market-maker keys (embedded: fixed test keys)
+	Logger         *slog.Logger
+}
+
+// Chain is an open chain.
+type Chain struct {
+	Client    *ethclient.Client
+	ChainID   *big.Int
+	Genesis   common.Hash
+	Contracts *bind.Addresses
+	Relayer   *ecdsa.PrivateKey
+	Faucet    *ecdsa.PrivateKey // nil when no faucet key is configured
+	Makers    []*ecdsa.PrivateKey
+	RPCURL    string // where callers self-broadcast
+	node      *embedded.Node
+}
+
+// MakerInventory is what each embedded maker holds of every token.
+var MakerInventory = bind.Units(5_000_000)
+
+// Open opens the chain.
+func Open(ctx context.Context, cfg Config) (*Chain, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	switch cfg.Mode {
+	case ModeEmbedded, "":
+		return openEmbedded(ctx, cfg)
+	case ModeRPC:
+		return openRPC(ctx, cfg)
+	}
+	return nil, fmt.Errorf("connect: --chain must be embedded or rpc, not %q", cfg.Mode)
+}
+
+func makerNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("maker%d", i+1)
+	}
+	return names
+}
+
+func openEmbedded(ctx context.Context, cfg Config) (*Chain, error) {
+	names := append([]string{"deployer", "relayer"}, makerNames(cfg.Makers)...)
+	alloc := embedded.DefaultAlloc(names...)
+	alloc[bind.CanonicalPermit2Address] = types.Account{Code: bind.PermitRuntimeCode(), Balance: new(big.Int)}
+	dir := filepath.Join(cfg.DataDir, "chain")
+	node, err := embedded.Start(embedded.Config{DataDir: dir, RPCListen: cfg.RPCListen, Alloc: alloc, Logger: cfg.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("connect: embedded chain: %w", err)
+	}
+	c := &Chain{
+		Client: node.Client(), ChainID: new(big.Int).SetUint64(node.ChainID()), Genesis: node.GenesisHash(),
+		Relayer: embedded.DevKey("relayer"), Faucet: embedded.DevKey("deployer"), RPCURL: node.RPCURL(), node: node,
+	}
+	for _, n := range makerNames(cfg.Makers) {
+		c.Makers = append(c.Makers, embedded.DevKey(n))
+	}
+	file := filepath.Join(dir, "contracts.json")
+	if c.Contracts, err = readContracts(file); err == nil {
+		return c, c.checkCode(ctx)
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		node.Close()
+		return nil, err
+	}
+	if err := c.deployEmbedded(ctx, file); err != nil {
+		node.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// deployEmbedded deploys the contract set from the fixed deployer key on
+// a fresh chain, so every fresh data dir gets the same addresses.
+func (c *Chain) deployEmbedded(ctx context.Context, file string) error {
+	deployer := crypto.PubkeyToAddress(c.Faucet.PublicKey)
+	nonce, err := c.Client.NonceAt(ctx, deployer, nil)
+	if err != nil {
+		return fmt.Errorf("connect: deployer nonce: %w", err)
+	}
+	if nonce != 0 {
+		// Deployed, but the crash came before contracts.json was written.
+		return fmt.Errorf("connect: the chain in %s was deployed to but %s is missing; remove the data dir to start afresh", filepath.Dir(file), file)
+	}
+	auth, err := gethbind.NewKeyedTransactorWithChainID(c.Faucet, c.ChainID)
+	if err != nil {
+		return err
+	}
+	auth.Context = ctx
+	makers := make([]common.Address, len(c.Makers))
+	for i, k := range c.Makers {
+		makers[i] = crypto.PubkeyToAddress(k.PublicKey)
+	}
+	addrs, err := bind.DeployAll(auth, c.Client, bind.DeployConfig{
+		Permit2: bind.CanonicalPermit2Address, Makers: makers, MakerInventory: MakerInventory,
+	})
+	if err != nil {
+		return fmt.Errorf("connect: deploy contracts: %w", err)
+	}
+	c.Contracts = addrs
+	return WriteContracts(file, addrs)
+}
+
+func openRPC(ctx context.Context, cfg Config) (*Chain, error) {
+	if cfg.RPCURL == "" || cfg.ContractsFile == "" {
+		return nil, errors.New("connect: --chain rpc needs --rpc-url and --contracts")
+	}
+	client, err := ethclient.DialContext(ctx, cfg.RPCURL)
+	if err != nil {
+		return nil, fmt.Errorf("connect: dial %s: %w", cfg.RPCURL, err)
+	}
+	c := &Chain{Client: client, RPCURL: cfg.RPCURL}
+	if c.ChainID, err = client.ChainID(ctx); err != nil {
+		return nil, fmt.Errorf("connect: chain id of %s: %w", cfg.RPCURL, err)
+	}
+	g, err := client.HeaderByNumber(ctx, big.NewInt(0))
+	if err != nil {
+		return nil, fmt.Errorf("connect: genesis of %s: %w", cfg.RPCURL, err)
+	}
+	c.Genesis = g.Hash()
+	if c.Contracts, err = readContracts(cfg.ContractsFile); err != nil {
+		return nil, err
+	}
+	if c.Relayer, err = ReadKeyFile(cfg.RelayerKeyFile); err != nil {
+		return nil, fmt.Errorf("connect: --relayer-key-file: %w", err)
+	}
+	if cfg.FaucetKeyFile != "" {
+		if c.Faucet, err = ReadKeyFile(cfg.FaucetKeyFile); err != nil {
+			return nil, fmt.Errorf("connect: --faucet-key-file: %w", err)
+		}
+	}
+	return c, c.checkCode(ctx)
+}
+
+// checkCode refuses a contracts file that does not match the chain.
+func (c *Chain) checkCode(ctx context.Context) error {
+	for name, a := range map[string]common.Address{"usdc": c.Contracts.USDC, "usdt": c.Contracts.USDT, "eurc": c.Contracts.EURC,
+		"permit2": c.Contracts.Permit2, "relay_router": c.Contracts.RelayRouter, "rfq_escrow": c.Contracts.RfqEscrow} {
+		code, err := c.Client.CodeAt(ctx, a, nil)
+		if err != nil {
+			return fmt.Errorf("connect: code of %s: %w", name, err)
+		}
+		if len(code) == 0 {
+			return fmt.Errorf("connect: no contract at %s (%s): wrong contracts.json for this chain?", a, name)
+		}
+	}
+	return nil
+}
+
+// Head is the latest block number.
+func (c *Chain) Head(ctx context.Context) (uint64, error) { return c.Client.BlockNumber(ctx) }
+
+// Close stops the embedded chain (if any) and the client.
+func (c *Chain) Close() error {
+	c.Client.Close()
+	if c.node != nil {
+		return c.node.Close()
+	}
+	return nil
+}
+
+func readContracts(file string) (*bind.Addresses, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var a bind.Addresses
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("connect: %s: %w", file, err)
+	}
+	return &a, nil
+}
+
+// WriteContracts writes contracts.json atomically (temp file, fsync, rename).
+func WriteContracts(file string, a *bind.Addresses) error {
+	b, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := file + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("connect: write %s: %w", file, err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
+}
+
+// ReadKeyFile reads a hex secp256k1 private key (optionally 0x-prefixed).
+func ReadKeyFile(path string) (*ecdsa.PrivateKey, error) {
+	if path == "" {
+		return nil, errors.New("no key file given")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
+}
+
+// waitMined waits for a receipt, polling; chains here seal within ~2 s.
+func waitMined(ctx context.Context, client *ethclient.Client, tx *types.Transaction) (*types.Receipt, error) {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		r, err := client.TransactionReceipt(ctx, tx.Hash())
+		if err == nil {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connect: tx %s not mined: %w", tx.Hash(), ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
