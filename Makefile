@@ -4,7 +4,7 @@ BIN     := bin/fxd
 DATA    ?= ./data
 export GOFLAGS := -buildvcs=false
 
-.PHONY: run build test test-unit test-e2e vet fmt lint fuzz bench clean
+.PHONY: run build test vet lint fuzz bench contracts clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/fxd
@@ -32,6 +32,16 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRecord -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
+	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzRouterMatch -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
+	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/
+	$(GO) test -run=^$$ -fuzz=FuzzRecover -fuzztime=$(FUZZTIME) ./chain/eip712/
+
+# Recompile the Solidity contracts (pinned solc from npm) and regenerate the
+# committed ABI, bytecode and Go bindings; a test fails when they drift.
+contracts:
+	bash chain/contracts/build.sh
 
 bench: build
 	$(GO) run ./bench/cmd/fxbench -bin $(BIN) -out bench/results
