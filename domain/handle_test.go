@@ -307,7 +307,7 @@ func TestErrorBodies(t *testing.T) {
 		{ErrUnavailable("down"), 503, errBody(CodeUnavailable, "down")},
 		{ErrInvalid(`bad "<field>" & more`), 400, `{"error":{"code":"invalid_request","message":"bad \"\u003cfield\u003e\" \u0026 more"}}`},
 	} {
-		require.Equal(t, Reply{Status: tc.status, Body: []byte(tc.body)}, tc.err.Reply())
+		require.Equal(t, Reply{Status: tc.status, Body: []byte(tc.body), RetryAfter: tc.err.RetryAfter}, tc.err.Reply())
 	}
 	require.Equal(t, 1, ErrInProgress().RetryAfter)
 	require.True(t, strings.HasPrefix(ErrKeyReused().Error(), "422 idempotency_key_reused: "))

@@ -11,6 +11,9 @@ import (
 type Reply struct {
 	Status int
 	Body   []byte
+	// RetryAfter, when > 0, is sent as the Retry-After header. It is not
+	// part of a stored idempotent answer (only unstored refusals carry it).
+	RetryAfter int
 }
 
 // Body renders the contract's error shape {"error":{"code","message"}}.
@@ -31,7 +34,9 @@ func (e *Error) Body() []byte {
 }
 
 // Reply renders the error as a reply.
-func (e *Error) Reply() Reply { return Reply{Status: e.Status, Body: e.Body()} }
+func (e *Error) Reply() Reply {
+	return Reply{Status: e.Status, Body: e.Body(), RetryAfter: e.RetryAfter}
+}
 
 // jsonReply renders v; our views always marshal, so a failure is a bug.
 func jsonReply(status int, v any) Reply {

@@ -9,15 +9,13 @@ import (
 
 // writeError is the one place an error response is written: the contract's
 // {"error":{"code","message"}} with its status and, when set, Retry-After.
-func writeError(ctx *fasthttp.RequestCtx, e *domain.Error) {
-	if e.RetryAfter > 0 {
-		ctx.Response.Header.Set("Retry-After", strconv.Itoa(e.RetryAfter))
-	}
-	writeReply(ctx, e.Reply())
-}
+func writeError(ctx *fasthttp.RequestCtx, e *domain.Error) { writeReply(ctx, e.Reply()) }
 
 // writeReply writes a rendered reply as JSON.
 func writeReply(ctx *fasthttp.RequestCtx, r domain.Reply) {
+	if r.RetryAfter > 0 {
+		ctx.Response.Header.Set("Retry-After", strconv.Itoa(r.RetryAfter))
+	}
 	ctx.SetStatusCode(r.Status)
 	ctx.SetContentType("application/json")
 	ctx.SetBody(r.Body)

@@ -58,7 +58,10 @@ func runServe(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	started := time.Now()
+	// Signatures are accepted only with timestamps from the first whole
+	// second after this process started: the previous process may have
+	// accepted any earlier one, and the replay cache lives in memory.
+	started := time.Now().Truncate(time.Second).Add(time.Second)
 
 	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger})
 	if err != nil {
@@ -106,6 +109,8 @@ func runServe(args []string) error {
 	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
 		return err
 	}
+	// Serve signed requests only from the second they may carry.
+	time.Sleep(time.Until(started))
 	adminURL := "http://" + admLn.Addr().String()
 	if err := writeFileAtomic(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
 		return err

@@ -1,0 +1,514 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/reqsig"
+)
+
+// basePath is the API base path of the test environment.
+const basePath = "/public/v1"
+
+// Waits of the harness. They are deadlines, never expectations: a slow
+// machine only makes a test take longer.
+const (
+	startDeadline = 60 * time.Second // fxd serve until "listening on"
+	stopDeadline  = 30 * time.Second // SIGTERM or SIGKILL until exit
+	cliDeadline   = 60 * time.Second // one CLI invocation
+	httpTimeout   = 20 * time.Second // one API request
+)
+
+// fxdBin is the binary built once by TestMain.
+var fxdBin string
+
+func TestMain(m *testing.M) { os.Exit(runMain(m)) }
+
+func runMain(m *testing.M) int {
+	root, err := repoRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "fxd-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	fxdBin = filepath.Join(dir, "fxd")
+	build := exec.Command("go", "build", "-buildvcs=false", "-o", fxdBin, "./cmd/fxd")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go build ./cmd/fxd: %v\n%s", err, out)
+		return 1
+	}
+	// Every listener on an ephemeral port, so servers can run in
+	// parallel: the embedded chain's JSON-RPC too, once the binary has it.
+	if probeServeFlag("chain-rpc-listen", "127.0.0.1:0") {
+		serveFlags = append(serveFlags, "--chain-rpc-listen", "127.0.0.1:0")
+	}
+	return m.Run()
+}
+
+// serveFlags are added to every `fxd serve` of the tests.
+var serveFlags = []string{"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"}
+
+// probeServeFlag reports whether `fxd serve` knows the flag: it runs serve
+// with the flag and an invalid --env, which a binary that parses the flag
+// refuses after parsing (and one that does not, while parsing).
+func probeServeFlag(name, value string) bool {
+	dir, err := os.MkdirTemp("", "fxd-e2e-probe-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, fxdBin, append([]string{"serve", "--data-dir", dir, "--env", "e2e-probe", "--" + name + "=" + value}, serveFlags...)...)
+	cmd.Env = cleanEnv()
+	out, _ := cmd.CombinedOutput()
+	return !strings.Contains(string(out), "flag provided but not defined")
+}
+
+// repoRoot walks up from the working directory to the directory holding
+// go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// cleanEnv is the environment without SVC_* variables, which fxd reads as
+// flag defaults and which would make the tests depend on the caller's
+// shell.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SVC_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// lineWriter hands every complete line written to it to a channel (never
+// blocking the child: lines beyond the buffer are dropped) and keeps a copy.
+type lineWriter struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   chan string
+	copy    *syncBuffer
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	_, _ = w.copy.Write(p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		select {
+		case w.lines <- line:
+		default:
+		}
+	}
+}
+
+// server is one running `fxd serve`.
+type server struct {
+	DataDir   string
+	Addr      string // host:port of the public listener
+	BaseURL   string // http://host:port
+	AdminAddr string // host:port of the admin listener
+	// Launched is taken just before the process started and Ready just
+	// after it printed its listening lines: the server's own start time
+	// lies between them.
+	Launched, Ready time.Time
+
+	clientsMu sync.Mutex
+	clients   map[string]*client.Client // by key id
+
+	cmd     *exec.Cmd
+	lines   chan string // stdout lines
+	stdout  *syncBuffer
+	stderr  *syncBuffer
+	exited  chan struct{}
+	waitErr error
+	kill    sync.Once
+}
+
+// startServer runs `fxd serve` on loopback with ephemeral ports over
+// dataDir and returns once it printed both listening lines and the clock
+// has moved past the second it did so in. The server is killed when the
+// test ends; its stderr is logged if the test failed.
+//
+// The last wait is there because a timestamp of the second the server
+// started in may have been used before a restart, so a server is right to
+// refuse it (CONTRACT.md: timestamps earlier than its start time are
+// stale); the tests then never sign in that second.
+func startServer(t testing.TB, dataDir string, extraArgs ...string) *server {
+	t.Helper()
+	s := launchServer(t, dataDir, extraArgs...)
+	if d := time.Unix(s.Ready.Unix()+1, 0).Sub(time.Now()); d > 0 {
+		time.Sleep(d)
+	}
+	return s
+}
+
+// launchServer is startServer without the wait for the next second.
+func launchServer(t testing.TB, dataDir string, extraArgs ...string) *server {
+	t.Helper()
+	s := spawnServer(t, dataDir, extraArgs...)
+	timer := time.NewTimer(startDeadline)
+	defer timer.Stop()
+	for s.Addr == "" || s.AdminAddr == "" {
+		select {
+		case line := <-s.lines:
+			switch {
+			case strings.HasPrefix(line, "admin listening on "):
+				s.AdminAddr = strings.TrimPrefix(line, "admin listening on ")
+			case strings.HasPrefix(line, "listening on "):
+				s.Addr = strings.TrimPrefix(line, "listening on ")
+			}
+		case <-s.exited:
+			t.Fatalf("fxd serve exited before it was ready: %v\nstdout:\n%s\nstderr:\n%s", s.waitErr, s.stdout, s.stderr)
+		case <-timer.C:
+			t.Fatalf("fxd serve did not print its listening lines within %v\nstdout:\n%s\nstderr:\n%s", startDeadline, s.stdout, s.stderr)
+		}
+	}
+	s.Ready = time.Now()
+	s.BaseURL = "http://" + s.Addr
+	return s
+}
+
+// spawnServer starts `fxd serve` and returns at once, without waiting for
+// it to be ready (launchServer does that).
+func spawnServer(t testing.TB, dataDir string, extraArgs ...string) *server {
+	t.Helper()
+	s := &server{DataDir: dataDir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{}), lines: make(chan string, 64)}
+	args := append(append([]string{"serve", "--data-dir", dataDir}, serveFlags...), extraArgs...)
+	s.cmd = exec.Command(fxdBin, args...)
+	s.cmd.Env = cleanEnv()
+	s.cmd.Stdout = &lineWriter{lines: s.lines, copy: s.stdout}
+	s.cmd.Stderr = s.stderr
+	s.Launched = time.Now()
+	require.NoError(t, s.cmd.Start(), "start fxd serve")
+	go func() {
+		s.waitErr = s.cmd.Wait()
+		close(s.exited)
+	}()
+	t.Cleanup(func() {
+		s.Kill()
+		if t.Failed() {
+			t.Logf("fxd serve --data-dir %s (pid %d) stderr, last 16 KiB:\n%s", dataDir, s.cmd.Process.Pid, tail(s.stderr.String(), 16<<10))
+		}
+	})
+	return s
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// Kill sends SIGKILL and waits for the process to be gone. It is safe to
+// call from any goroutine, more than once.
+func (s *server) Kill() {
+	s.kill.Do(func() {
+		select {
+		case <-s.exited:
+			return
+		default:
+		}
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	})
+	select {
+	case <-s.exited:
+	case <-time.After(stopDeadline):
+		panic(fmt.Sprintf("fxd serve pid %d did not die within %v of SIGKILL", s.cmd.Process.Pid, stopDeadline))
+	}
+}
+
+// Stop sends SIGTERM and requires a clean exit.
+func (s *server) Stop(t testing.TB) {
+	t.Helper()
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-s.exited:
+	case <-time.After(stopDeadline):
+		t.Fatalf("fxd serve did not exit within %v of SIGTERM", stopDeadline)
+	}
+	require.NoError(t, s.waitErr, "fxd serve exit after SIGTERM; stderr:\n%s", tail(s.stderr.String(), 8<<10))
+}
+
+// Stderr is what the server logged so far.
+func (s *server) Stderr() string { return s.stderr.String() }
+
+// cliResult is one finished CLI invocation.
+type cliResult struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// runCLI runs `fxd args...` to completion.
+func runCLI(t testing.TB, args ...string) cliResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, fxdBin, args...)
+	cmd.Env = cleanEnv()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := cliResult{Stdout: stdout.String(), Stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		res.Code = ee.ExitCode()
+	default:
+		t.Fatalf("fxd %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+// jsonLine requires out to be exactly one line holding one JSON object and
+// returns it.
+func jsonLine(t testing.TB, out string) map[string]any {
+	t.Helper()
+	require.True(t, strings.HasSuffix(out, "\n"), "output %q does not end in a newline", out)
+	line := strings.TrimSuffix(out, "\n")
+	require.NotContains(t, line, "\n", "want one line of output, got %q", out)
+	var v map[string]any
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&v), "output %q is not a JSON object", out)
+	require.False(t, dec.More(), "trailing data after the JSON object in %q", out)
+	return v
+}
+
+// cliJSON runs a CLI command that must succeed and print one JSON line.
+func cliJSON(t testing.TB, args ...string) map[string]any {
+	t.Helper()
+	res := runCLI(t, args...)
+	require.Equal(t, 0, res.Code, "fxd %s failed\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.Stdout, res.Stderr)
+	return jsonLine(t, res.Stdout)
+}
+
+// admin runs `fxd admin args... --data-dir D` and returns its JSON line.
+func (s *server) admin(t testing.TB, args ...string) map[string]any {
+	t.Helper()
+	return cliJSON(t, append(append([]string{"admin"}, args...), "--data-dir", s.DataDir)...)
+}
+
+// createAccount creates an account (extra flags: --kyc, --swap=, --pay=)
+// and returns its id.
+func (s *server) createAccount(t testing.TB, name string, extra ...string) string {
+	t.Helper()
+	out := s.admin(t, append([]string{"accounts", "create", "--name", name}, extra...)...)
+	id, _ := out["id"].(string)
+	require.True(t, strings.HasPrefix(id, "acct_"), "accounts create: id %q", id)
+	return id
+}
+
+// apiKey is a key created through the CLI, with its private half loaded.
+type apiKey struct {
+	ID      string
+	Account string
+	Scopes  []string
+	File    string
+	Priv    ed25519.PrivateKey
+}
+
+// createKey creates a key with the scopes (e.g. "read,pay") for account,
+// writing its private key into a fresh temp dir.
+func (s *server) createKey(t testing.TB, account, scopes string) apiKey {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "key.pem")
+	out := s.admin(t, "keys", "create", "--account", account, "--scopes", scopes, "--out", file)
+	k := apiKey{Account: account, File: file}
+	k.ID, _ = out["key_id"].(string)
+	require.True(t, strings.HasPrefix(k.ID, "svc_test_"), "keys create: key_id %q", k.ID)
+	for _, sc := range out["scopes"].([]any) {
+		k.Scopes = append(k.Scopes, sc.(string))
+	}
+	pemBytes, err := os.ReadFile(file)
+	require.NoError(t, err)
+	k.Priv, err = reqsig.ParsePrivateKeyPEM(pemBytes)
+	require.NoError(t, err)
+	return k
+}
+
+// revokeKey revokes a key through the CLI.
+func (s *server) revokeKey(t testing.TB, keyID string) map[string]any {
+	t.Helper()
+	return s.admin(t, "keys", "revoke", keyID)
+}
+
+// client returns the SDK client for the key against this server: one per
+// key, shared, because uniqueness of signed requests within a second holds
+// per client (two clients sending the same request in the same second
+// would be one request signed twice: a replay).
+func (s *server) client(t testing.TB, k apiKey) *client.Client {
+	t.Helper()
+	s.clientsMu.Lock()
+	defer s.clientsMu.Unlock()
+	if c := s.clients[k.ID]; c != nil {
+		return c
+	}
+	c, err := client.New(s.BaseURL, k.ID, k.Priv, client.WithTimeout(httpTimeout))
+	require.NoError(t, err)
+	if s.clients == nil {
+		s.clients = map[string]*client.Client{}
+	}
+	s.clients[k.ID] = c
+	return c
+}
+
+// unsigned returns an SDK client without a key, for the public routes.
+func (s *server) unsigned(t testing.TB) *client.Client {
+	t.Helper()
+	c, err := client.New(s.BaseURL, "", nil, client.WithTimeout(httpTimeout))
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// call signs and sends one request through the SDK and requires an answer.
+func call(t testing.TB, c *client.Client, method, target, body string, headers map[string]string) *client.Response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
+	defer cancel()
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	resp, err := c.Do(ctx, method, target, b, headers)
+	require.NoError(t, err, "%s %s", method, target)
+	return resp
+}
+
+// callPublic sends one unsigned request.
+func callPublic(t testing.TB, c *client.Client, method, target string) *client.Response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
+	defer cancel()
+	resp, err := c.DoUnsigned(ctx, method, target, nil, nil)
+	require.NoError(t, err, "%s %s", method, target)
+	return resp
+}
+
+// object decodes a JSON object body (numbers kept as json.Number).
+func object(t testing.TB, body []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&v), "body %q is not a JSON object", body)
+	return v
+}
+
+// errorCode returns error.code of a contract error body and requires the
+// shape {"error":{"code","message"}}.
+func errorCode(t testing.TB, body []byte) string {
+	t.Helper()
+	var e struct {
+		Error *struct {
+			Code    *string `json:"code"`
+			Message *string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(body, &e), "error body %q", body)
+	require.NotNil(t, e.Error, "no error object in %q", body)
+	require.NotNil(t, e.Error.Code, "no error.code in %q", body)
+	require.NotNil(t, e.Error.Message, "no error.message in %q", body)
+	return *e.Error.Code
+}
+
+// errorMessage returns error.message of a contract error body.
+func errorMessage(t testing.TB, body []byte) string {
+	t.Helper()
+	var e struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(body, &e))
+	return e.Error.Message
+}
+
+// requireError requires a contract error with the status and code.
+func requireError(t testing.TB, resp *client.Response, status int, code string) {
+	t.Helper()
+	require.Equal(t, status, resp.Status, "%s: body %s", resp.Target, resp.Body)
+	require.Equal(t, code, errorCode(t, resp.Body), "%s: body %s", resp.Target, resp.Body)
+	require.Equal(t, "application/json", resp.Header.Get("Content-Type"), "%s: content type of an error", resp.Target)
+}
+
+// requireStatus requires a status, showing the body otherwise.
+func requireStatus(t testing.TB, resp *client.Response, status int) {
+	t.Helper()
+	require.Equal(t, status, resp.Status, "%s: body %s", resp.Target, resp.Body)
+}
+
+// scanLines splits output into its lines (without the final empty one).
+func scanLines(out string) []string {
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
