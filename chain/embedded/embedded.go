@@ -12,6 +12,10 @@
 // none has been sealed for 2 s, so block time moves and stays within 2 s of
 // the wall clock.
 //
+// eth_getLogs is served from go-ethereum's log index (filtermaps), so its
+// cost does not grow with the range; a binary built with -race skips the
+// index (see ethConfig).
+//
 // The standard JSON-RPC (eth, net, web3, txpool; never admin, debug, miner,
 // personal) is served over HTTP on Config.RPCListen, so callers use any
 // Ethereum library (ethers, cast, ethclient) as on a public network. The
@@ -368,6 +372,10 @@ func ethConfig(cfg Config) *ethconfig.Config {
 	c.TrieDirtyCache = 0
 	c.TransactionHistory = 0 // index every tx: receipts by hash forever
 	c.LogHistory = 0         // index every block's logs
+	// Under -race only (tests), skip the log index: Pebble's race-mode
+	// invariant checks make it take tens of seconds per map, on start and
+	// stop. eth_getLogs then scans the blocks of the range instead.
+	c.LogNoHistory = raceEnabled
 	c.TxPool.NoLocals = true // no journal: pool txs are not persisted
 	c.TxPool.Journal = ""
 	c.Miner.GasCeil = cfg.GasLimit
