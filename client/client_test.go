@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"net"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func TestSignedRequestOnTheWire(t *testing.T) {
 // TestVectorOnTheWire sends the first auth.json case through the client and
 // requires the exact SVC-SIGNATURE node:crypto produced.
 func TestVectorOnTheWire(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "..", "shared", "vectors", "auth.json"))
+	raw, err := os.ReadFile(filepath.Join(repo.MustRoot(t), "..", "shared", "vectors", "auth.json"))
 	require.NoError(t, err, "reference vectors are required")
 	var v struct {
 		PEM   string `json:"private_key_pkcs8_pem"`
@@ -407,23 +408,5 @@ func TestNewValidates(t *testing.T) {
 	for _, ok := range []string{"http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://api.example", "http://[::1]:9"} {
 		_, err := New(ok, "k", priv)
 		require.NoError(t, err, ok)
-	}
-}
-
-// repoRoot walks up from the working directory to the directory holding
-// go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			require.Fail(t, "go.mod not found above the test directory")
-		}
-		dir = parent
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"io"
 	"net/http"
 	"os"
@@ -47,27 +48,12 @@ func decodeDoc(t *testing.T, b []byte) map[string]any {
 	return doc
 }
 
-// openAPIRepoRoot is the directory holding go.mod.
-func openAPIRepoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, dir, parent, "go.mod not found above the test directory")
-		dir = parent
-	}
-}
-
 // sharedFile reads <repo root>/../shared/<name>. A missing file is a
 // failure, not a skip: without it nothing checks the document against the
 // contract text.
 func sharedFile(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(openAPIRepoRoot(t), "..", "shared", name))
+	b, err := os.ReadFile(filepath.Join(repo.MustRoot(t), "..", "shared", name))
 	require.NoError(t, err, "shared/%s is required", name)
 	return b
 }

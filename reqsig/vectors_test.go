@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,28 +29,12 @@ type authVector struct {
 	Signature string `json:"signature_base64"`
 }
 
-// repoRoot walks up from the working directory to the directory holding
-// go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	require.NoError(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		require.NotEqual(t, dir, parent, "go.mod not found above the test directory")
-		dir = parent
-	}
-}
-
 // loadAuthVectors reads <repo root>/../shared/vectors/auth.json. A missing
 // file is a failure, not a skip: without it nothing checks us against a
 // third-party implementation.
 func loadAuthVectors(t testing.TB) (authVectors, ed25519.PrivateKey) {
 	t.Helper()
-	path := filepath.Join(repoRoot(t), "..", "shared", "vectors", "auth.json")
+	path := filepath.Join(repo.MustRoot(t), "..", "shared", "vectors", "auth.json")
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err, "reference vectors are required")
 	var v authVectors

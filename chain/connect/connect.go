@@ -26,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/embedded"
+	"github.com/fxd-labs/fxd/internal/atomicfile"
 )
 
 // Modes of --chain.
@@ -220,29 +221,13 @@ func readContracts(file string) (*bind.Addresses, error) {
 	return &a, nil
 }
 
-// WriteContracts writes contracts.json atomically (temp file, fsync, rename).
+// WriteContracts writes contracts.json atomically.
 func WriteContracts(file string, a *bind.Addresses) error {
 	b, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := file + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("connect: write %s: %w", file, err)
-	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, file)
+	return atomicfile.Write(file, append(b, '\n'), 0o644)
 }
 
 // ReadKeyFile reads a hex secp256k1 private key (optionally 0x-prefixed).

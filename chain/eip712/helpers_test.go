@@ -3,6 +3,7 @@ package eip712
 import (
 	"crypto/ecdsa"
 	"encoding/json"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -53,30 +54,11 @@ type vectorCase struct {
 	Signature         string `json:"signature"`
 }
 
-// repoRoot walks up from the working directory to the directory with go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // loadVectors reads <repo root>/../shared/vectors/eip712.json; a missing or
 // unreadable file fails the test.
 func loadVectors(t testing.TB) *vectorFile {
 	t.Helper()
-	path := filepath.Join(repoRoot(t), "..", "shared", "vectors", "eip712.json")
+	path := filepath.Join(repo.MustRoot(t), "..", "shared", "vectors", "eip712.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reference vectors: %v", err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,7 @@ type interopResult struct {
 // and npm and fails, rather than skips, without them: an unverified wallet
 // path is the bug this test is for.
 func TestInteropEthers(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), "chain", "eip712", "interop")
+	dir := filepath.Join(repo.MustRoot(t), "chain", "eip712", "interop")
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is required for the ethers interop test: %v", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/httpd"
+	"github.com/fxd-labs/fxd/internal/atomicfile"
 )
 
 // Files in the data dir that the operator tools find.
@@ -112,7 +113,7 @@ func runServe(args []string) error {
 	// Serve signed requests only from the second they may carry.
 	time.Sleep(time.Until(started))
 	adminURL := "http://" + admLn.Addr().String()
-	if err := writeFileAtomic(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
+	if err := atomicfile.Write(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
 		return err
 	}
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(),
@@ -171,7 +172,7 @@ func adminToken(dataDir string) (string, error) {
 		return "", err
 	}
 	tok := hex.EncodeToString(raw[:])
-	return tok, writeFileAtomic(path, []byte(tok+"\n"), 0o600)
+	return tok, atomicfile.Write(path, []byte(tok+"\n"), 0o600)
 }
 
 func trimNL(b []byte) []byte {
@@ -179,34 +180,4 @@ func trimNL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// writeFileAtomic writes via a temp file, fsync and rename, so a crash
-// leaves the old file or the new one, never half of one.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename %s: %w", path, err)
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
