@@ -157,17 +157,27 @@ func (e *Engine) BindChain(genesis string) error {
 	if have != "" {
 		return fmt.Errorf("actors: this data dir belongs to the chain with genesis %s, not %s; refusing to start", have, genesis)
 	}
-	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: MetaChainGenesis, Value: genesis}}}
+	return e.PutMeta(MetaChainGenesis, genesis)
+}
+
+// Meta reads a service fact recorded with PutMeta ("" when never set).
+func (e *Engine) Meta(key string) (string, error) { return e.store.Meta(key) }
+
+// PutMeta records a service fact (entity "") durably in the log and waits
+// until the store holds it, so Meta reads it back at once and after any
+// restart. The chain watcher records its last processed block this way.
+func (e *Engine) PutMeta(key, value string) error {
+	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: key, Value: value}}}
 	idx, err := e.log.Append(domain.MarshalRecord(nil, &rec))
 	if err != nil {
-		return fmt.Errorf("actors: record chain genesis: %w", err)
+		return fmt.Errorf("actors: record %s: %w", key, err)
 	}
 	// The background applier owns the store: wait for it to apply.
 	for deadline := time.Now().Add(10 * time.Second); e.applied.Load() < idx; {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("actors: chain genesis record %d not applied in time", idx)
+			return fmt.Errorf("actors: record %d (%s) not applied in time", idx, key)
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(100 * time.Microsecond)
 	}
 	return nil
 }

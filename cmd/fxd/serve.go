@@ -110,6 +110,11 @@ func runServe(args []string) error {
 	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
 		return err
 	}
+	_, watchErr, stopWatch, err := startWatcher(engine, ch, logger)
+	if err != nil {
+		return err
+	}
+	defer stopWatch()
 	// Serve signed requests only from the second they may carry.
 	time.Sleep(time.Until(started))
 	adminURL := "http://" + admLn.Addr().String()
@@ -124,17 +129,24 @@ func runServe(args []string) error {
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	var fatal error
 	select {
 	case s := <-sig:
 		logger.Info("shutting down", "signal", s.String())
 	case err := <-errc:
 		logger.Error("listener failed", "err", err.Error())
+	case err := <-watchErr:
+		// A reorg deeper than the watcher remembers: verified events may
+		// have been undone. Stop and let a person look.
+		logger.Error("chain watcher stopped", "err", err.Error())
+		fatal = fmt.Errorf("serve: chain watcher: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = api.Shutdown(ctx)
 	_ = admin.Shutdown(ctx)
-	return engine.Close()
+	stopWatch()
+	return errors.Join(fatal, engine.Close())
 }
 
 // checkLoopback refuses an admin address that is not on loopback: the

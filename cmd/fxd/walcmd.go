@@ -86,6 +86,9 @@ func dumpWAL(dir string) error {
 			if e.ID != "" {
 				ev["id"] = e.ID
 			}
+			if e.Value != "" {
+				ev["value"] = e.Value
+			}
 			events = append(events, ev)
 		}
 		return enc.Encode(map[string]any{"index": index, "entity": rec.Entity, "events": events})

@@ -1,0 +1,378 @@
+// Package relay sends transactions with the service's gas-only key.
+//
+// The relayer's key pays gas and nothing else: the service never holds a
+// user's key. What it broadcasts are payloads users signed themselves, for
+// example RelayRouter.executeGaslessOrder(order, signature) carrying the
+// user's Permit2 witness signature, or the escrow's refund; the contracts
+// check those signatures and move the users' tokens, so the relayer account
+// needs only ETH for gas and never sends value (every transaction has value 0).
+// Callers verify a user's signature off-chain (chain/eip712) before handing
+// the payload to Send; gas estimation then refuses what would revert, before
+// a nonce is spent.
+//
+// A Relayer numbers its transactions itself: a local nonce counter,
+// initialised from PendingNonceAt, taken and broadcast under one lock so that
+// nonces reach the node strictly in order and without gaps. If the node
+// refuses a transaction (any JSON-RPC error answer), its nonce is handed back
+// for the next one. If the node says the nonce is taken ("nonce too low",
+// "replacement transaction underpriced": another process used the key), the
+// relayer re-reads PendingNonceAt and retries once with the new nonce. If the
+// outcome is unknown (the connection failed or ctx ended while the
+// transaction was on its way), Send returns the signed transaction with an
+// error wrapping ErrMaybeSent, and the next Send re-reads PendingNonceAt,
+// which tells whether the node got it.
+//
+// Holding the lock across the broadcast serialises sends: one round trip to
+// the node per transaction (sub-millisecond for the embedded chain). That is
+// what keeps nonces gap-free when the node refuses one; gas estimation and fee
+// look-ups run outside the lock, concurrently.
+package relay
+
+import (
+	"cmp"
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/fxd-labs/fxd/chain"
+)
+
+// Defaults of the options.
+const (
+	DefaultMaxInFlight  = 64
+	DefaultPollInterval = 200 * time.Millisecond
+)
+
+var (
+	// ErrBusy: MaxInFlight transactions are being sent or are sent and not yet
+	// known to be mined. The caller retries later.
+	ErrBusy = errors.New("relay: too many transactions in flight")
+	// ErrMaybeSent: the broadcast failed in a way that leaves open whether the
+	// node received the transaction (a transport error, ctx ended). Send
+	// returns the signed transaction with it: it may still be mined, so a
+	// caller that must not act twice waits for it (Wait, with a deadline) or
+	// relies on the contract refusing a replay (a Permit2 nonce is single-use).
+	ErrMaybeSent = errors.New("relay: transaction may have been broadcast")
+)
+
+// Option configures a Relayer.
+type Option func(*Relayer)
+
+// WithMaxInFlight bounds the transactions being sent or sent and not yet
+// seen mined (default 64). Send returns ErrBusy beyond it.
+func WithMaxInFlight(n int) Option {
+	return func(r *Relayer) {
+		if n > 0 {
+			r.maxInFlight = n
+		}
+	}
+}
+
+// WithPollInterval sets how often Wait asks for a receipt (default 200 ms).
+func WithPollInterval(d time.Duration) Option {
+	return func(r *Relayer) {
+		if d > 0 {
+			r.poll = d
+		}
+	}
+}
+
+// Relayer sends transactions from one gas-paying key. It is safe for
+// concurrent use.
+type Relayer struct {
+	b           chain.Backend
+	key         *ecdsa.PrivateKey
+	addr        common.Address
+	signer      types.Signer
+	maxInFlight int
+	poll        time.Duration
+
+	sendMu sync.Mutex // nonce allocation, signing and broadcast
+	nonce  uint64     // next nonce, valid if synced
+	synced bool
+
+	slotMu   sync.Mutex
+	reserved int                  // Sends holding a slot, not yet broadcast
+	inflight []*types.Transaction // broadcast, not yet seen mined; by nonce
+}
+
+// New returns a relayer sending from key on the chain with chainID.
+func New(b chain.Backend, key *ecdsa.PrivateKey, chainID *big.Int, opts ...Option) *Relayer {
+	r := &Relayer{
+		b:           b,
+		key:         key,
+		addr:        crypto.PubkeyToAddress(key.PublicKey),
+		signer:      types.LatestSignerForChainID(chainID),
+		maxInFlight: DefaultMaxInFlight,
+		poll:        DefaultPollInterval,
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Address is the relayer's (gas-paying) account.
+func (r *Relayer) Address() common.Address { return r.addr }
+
+// InFlight is the number of transactions being sent or sent and not yet seen
+// mined (what WithMaxInFlight bounds).
+func (r *Relayer) InFlight() int {
+	r.slotMu.Lock()
+	defer r.slotMu.Unlock()
+	return r.reserved + len(r.inflight)
+}
+
+// Send builds, signs and broadcasts an EIP-1559 transaction calling to with
+// data (value 0). gasLimit 0 means estimate (eth_estimateGas on the pending
+// state) plus 20% headroom; a call that reverts fails here, before a nonce is
+// taken, with the node's error (revert data included, see rpc.DataError). The
+// fee cap is 2 * the latest base fee + the suggested tip. Send returns the
+// transaction once the node accepted it into its pool; Wait waits for it to
+// be mined.
+//
+// Errors: ErrBusy when MaxInFlight transactions are in flight; the node's
+// error when it refused the transaction (nothing was sent, no nonce used); an
+// error wrapping ErrMaybeSent, with the transaction, when the outcome is
+// unknown.
+func (r *Relayer) Send(ctx context.Context, to common.Address, data []byte, gasLimit uint64) (*types.Transaction, error) {
+	if !r.reserve(ctx) {
+		return nil, ErrBusy
+	}
+	sent := false
+	defer func() {
+		if !sent {
+			r.release()
+		}
+	}()
+
+	head, err := r.b.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("relay: latest header: %w", err)
+	}
+	if head.BaseFee == nil {
+		return nil, errors.New("relay: the chain has no base fee (EIP-1559 is required)")
+	}
+	tip, err := r.b.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("relay: gas tip: %w", err)
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	if gasLimit == 0 {
+		est, err := r.b.EstimateGas(ctx, ethereum.CallMsg{From: r.addr, To: &to, Data: data})
+		if err != nil {
+			return nil, fmt.Errorf("relay: estimate gas: %w", err)
+		}
+		gasLimit = est + est/5
+	}
+	unsigned := &types.DynamicFeeTx{
+		ChainID:   r.signer.ChainID(),
+		GasTipCap: tip,
+		GasFeeCap: feeCap,
+		Gas:       gasLimit,
+		To:        &to,
+		Value:     new(big.Int),
+		Data:      slices.Clone(data),
+	}
+
+	tx, err := r.broadcast(ctx, unsigned)
+	if tx != nil {
+		sent = true
+		r.slotMu.Lock()
+		r.reserved--
+		r.inflight = append(r.inflight, tx)
+		r.slotMu.Unlock()
+	}
+	return tx, err
+}
+
+// broadcast numbers, signs and sends the transaction under sendMu. It returns
+// a nil transaction if the node certainly does not have it.
+func (r *Relayer) broadcast(ctx context.Context, unsigned *types.DynamicFeeTx) (*types.Transaction, error) {
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	if !r.synced {
+		if err := r.resync(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err // not sent
+		}
+		unsigned.Nonce = r.nonce
+		tx, err := types.SignNewTx(r.key, r.signer, unsigned)
+		if err != nil {
+			return nil, fmt.Errorf("relay: sign: %w", err)
+		}
+		err = r.b.SendTransaction(ctx, tx)
+		switch {
+		case err == nil || isAlreadyKnown(err):
+			// Already known: this very transaction (same hash) is in the
+			// node's pool, so it is broadcast; re-sending it would spend
+			// another nonce on the same payload.
+			r.nonce++
+			return tx, nil
+		case isNonceTaken(err) && attempt == 0:
+			if err := r.resync(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		case isRefusal(err):
+			// The node answered no: nothing was sent and the nonce is
+			// still free; the counter was not advanced.
+			return nil, fmt.Errorf("relay: node refused transaction (nonce %d): %w", tx.Nonce(), err)
+		default:
+			// Transport failure: the node may or may not have the
+			// transaction. The next Send asks the node for the nonce.
+			r.synced = false
+			return tx, fmt.Errorf("%w (nonce %d, tx %s): %w", ErrMaybeSent, tx.Nonce(), tx.Hash(), err)
+		}
+	}
+}
+
+// resync sets the counter from the node's pending nonce. Called under sendMu.
+func (r *Relayer) resync(ctx context.Context) error {
+	n, err := r.b.PendingNonceAt(ctx, r.addr)
+	if err != nil {
+		r.synced = false
+		return fmt.Errorf("relay: pending nonce of %s: %w", r.addr, err)
+	}
+	r.nonce, r.synced = n, true
+	return nil
+}
+
+// isRefusal: the node answered the request with a JSON-RPC error, so it
+// processed and rejected it (as opposed to a failed connection).
+func isRefusal(err error) bool {
+	var re rpc.Error
+	return errors.As(err, &re)
+}
+
+func isNonceTaken(err error) bool {
+	if !isRefusal(err) {
+		return false
+	}
+	m := strings.ToLower(err.Error())
+	return strings.Contains(m, "nonce too low") || strings.Contains(m, "replacement transaction underpriced")
+}
+
+func isAlreadyKnown(err error) bool {
+	if !isRefusal(err) {
+		return false
+	}
+	m := strings.ToLower(err.Error())
+	return strings.Contains(m, "already known") || strings.Contains(m, "known transaction") ||
+		strings.Contains(m, "already imported")
+}
+
+// Wait polls for tx's receipt until it is mined or ctx ends. The receipt may
+// have failed status (a revert): the caller checks receipt.Status. A
+// transaction the chain dropped (replaced by another use of the key, or
+// evicted) is never mined; bound ctx.
+func (r *Relayer) Wait(ctx context.Context, tx *types.Transaction) (*types.Receipt, error) {
+	t := time.NewTicker(r.poll)
+	defer t.Stop()
+	for {
+		rc, err := r.b.TransactionReceipt(ctx, tx.Hash())
+		if err == nil && rc != nil {
+			r.done(tx.Hash())
+			return rc, nil
+		}
+		if err != nil && !errors.Is(err, ethereum.NotFound) {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// A transient error from the node: keep polling.
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// reserve takes an in-flight slot, first forgetting transactions that were
+// mined (or dropped) if the relayer looks full.
+func (r *Relayer) reserve(ctx context.Context) bool {
+	if r.tryReserve() {
+		return true
+	}
+	r.prune(ctx)
+	return r.tryReserve()
+}
+
+func (r *Relayer) tryReserve() bool {
+	r.slotMu.Lock()
+	defer r.slotMu.Unlock()
+	if r.reserved+len(r.inflight) >= r.maxInFlight {
+		return false
+	}
+	r.reserved++
+	return true
+}
+
+func (r *Relayer) release() {
+	r.slotMu.Lock()
+	r.reserved--
+	r.slotMu.Unlock()
+}
+
+func (r *Relayer) done(h common.Hash) {
+	r.slotMu.Lock()
+	defer r.slotMu.Unlock()
+	r.inflight = slices.DeleteFunc(r.inflight, func(tx *types.Transaction) bool { return tx.Hash() == h })
+}
+
+// prune frees the slots of in-flight transactions that are mined (callers
+// need not Wait for every transaction) or gone from the node. The relayer's
+// nonces are sequential, so if the newest is mined all are; otherwise it
+// walks from the oldest and stops at the first one still pending.
+func (r *Relayer) prune(ctx context.Context) {
+	r.slotMu.Lock()
+	txs := slices.Clone(r.inflight)
+	r.slotMu.Unlock()
+	if len(txs) == 0 {
+		return
+	}
+	slices.SortFunc(txs, func(a, b *types.Transaction) int { return cmp.Compare(a.Nonce(), b.Nonce()) })
+	var gone []common.Hash
+	if rc, err := r.b.TransactionReceipt(ctx, txs[len(txs)-1].Hash()); err == nil && rc != nil {
+		for _, tx := range txs {
+			gone = append(gone, tx.Hash())
+		}
+	} else {
+		for _, tx := range txs {
+			if rc, err := r.b.TransactionReceipt(ctx, tx.Hash()); err == nil && rc != nil {
+				gone = append(gone, tx.Hash())
+				continue
+			}
+			if _, _, err := r.b.TransactionByHash(ctx, tx.Hash()); errors.Is(err, ethereum.NotFound) {
+				// Dropped: replaced or evicted. A gap it may leave is
+				// closed by re-reading the pending nonce.
+				gone = append(gone, tx.Hash())
+				r.sendMu.Lock()
+				r.synced = false
+				r.sendMu.Unlock()
+				continue
+			}
+			break
+		}
+	}
+	r.slotMu.Lock()
+	defer r.slotMu.Unlock()
+	r.inflight = slices.DeleteFunc(r.inflight, func(tx *types.Transaction) bool { return slices.Contains(gone, tx.Hash()) })
+}

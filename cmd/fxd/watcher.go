@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/watch"
+)
+
+// metaWatchBlock records "<block>:<hash>", the last block whose logs the
+// watcher fully delivered; a restart resumes after it.
+const metaWatchBlock = "watch_block"
+
+// startWatcher follows the chain from where the log says it stopped (or
+// from the current head on a first start) and records its progress in the
+// log. Entities subscribe to it for the events they wait on. The returned
+// channel yields the error that stopped it (a reorg deeper than it can
+// undo); stop ends it.
+func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*watch.Watcher, <-chan error, func(), error) {
+	cfg := watch.Config{Logger: logger}
+	rec, err := e.Meta(metaWatchBlock)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if rec == "" {
+		head, err := ch.Head(context.Background())
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("watcher: head: %w", err)
+		}
+		cfg.From = head
+	} else {
+		block, hash, err := parseProgress(rec)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cfg.From, cfg.ResumeHash = block+1, hash
+	}
+	w := watch.New(ch.Client, cfg, func(block uint64, hash common.Hash) {
+		if err := e.PutMeta(metaWatchBlock, strconv.FormatUint(block, 10)+":"+hash.Hex()); err != nil {
+			// The log refuses writes only after a storage failure, which
+			// ends the process anyway (wal.Options.OnFatal).
+			logger.Error("watcher progress not recorded", "block", block, "err", err.Error())
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		if err := w.Run(ctx); err != nil && ctx.Err() == nil {
+			errc <- err
+		}
+	}()
+	logger.Info("chain watcher started", "from_block", cfg.From)
+	return w, errc, cancel, nil
+}
+
+func parseProgress(rec string) (uint64, common.Hash, error) {
+	num, hash, ok := strings.Cut(rec, ":")
+	block, err := strconv.ParseUint(num, 10, 64)
+	if !ok || err != nil || len(hash) != 66 {
+		return 0, common.Hash{}, fmt.Errorf("watcher: bad %s record %q", metaWatchBlock, rec)
+	}
+	return block, common.HexToHash(hash), nil
+}
