@@ -34,7 +34,7 @@ type FXD struct {
 // kernel and waits until it prints both listening lines.
 func StartFXD(bin, dataDir, logPath string) (*FXD, error) {
 	p, err := startProc("fxd", bin, []string{"serve", "--data-dir", dataDir,
-		"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"},
+		"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--chain-rpc-listen", "127.0.0.1:0"},
 		logPath, []string{"listening", "admin listening"}, 5*time.Minute)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,6 +47,11 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, token, dataDir string) *Ad
 	a.mux.HandleFunc("POST /admin/snapshots", a.createSnapshot)
 	a.mux.HandleFunc("GET /admin/snapshots", a.listSnapshots)
 	a.mux.HandleFunc("GET /metrics", a.metrics)
+	// Profiles for operators (curl -H "Authorization: Bearer …"); the admin
+	// listener is loopback-only and token-protected.
+	a.mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	a.mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	a.mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	if e.Env() == "test" {
 		a.mux.HandleFunc("POST /admin/faucet", a.faucet)
 	}

@@ -21,7 +21,12 @@ type Store struct {
 
 // Open opens (or creates) the store in dir.
 func Open(dir string) (*Store, error) {
-	opts := &pebble.Options{Logger: quietLogger{}}
+	// No Pebble WAL: our log is the truth and Pebble only trails it. A
+	// crash loses Pebble's memtable, including the applied index written in
+	// the same batches, so Pebble always reopens at a consistent prefix of
+	// the log and recovery replays the rest. Sync flushes the memtable
+	// before the log is truncated in front of it.
+	opts := &pebble.Options{Logger: quietLogger{}, DisableWAL: true}
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: open %s: %w", dir, err)
@@ -63,11 +68,11 @@ func (s *Store) Meta(key string) (string, error) {
 	return string(v), err
 }
 
-// Sync makes every applied batch durable (Pebble's own WAL is written
-// without fsync on the hot path; the log is the truth until this returns).
+// Sync makes every applied batch durable by flushing the memtable to
+// sstables; until it returns, the log is the only durable copy.
 func (s *Store) Sync() error {
-	if err := s.db.LogData(nil, pebble.Sync); err != nil {
-		return fmt.Errorf("snapshot: sync: %w", err)
+	if err := s.db.Flush(); err != nil {
+		return fmt.Errorf("snapshot: flush: %w", err)
 	}
 	return nil
 }
@@ -155,7 +160,10 @@ func (s *Store) Keys(fn func(*domain.APIKey) error) error {
 // Checkpoint writes a consistent copy of the store to dir (which must not
 // exist) and returns the applied index it holds.
 func (s *Store) Checkpoint(dir string) (uint64, error) {
-	if err := s.db.Checkpoint(dir, pebble.WithFlushedWAL()); err != nil {
+	if err := s.Sync(); err != nil { // no WAL: the memtable must be in sstables
+		return 0, err
+	}
+	if err := s.db.Checkpoint(dir); err != nil {
 		return 0, fmt.Errorf("snapshot: checkpoint %s: %w", dir, err)
 	}
 	cp, err := Open(dir)
