@@ -1,0 +1,90 @@
+package snapshot
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/stretchr/testify/require"
+)
+
+var t0 = time.Unix(1795000000, 0).UTC()
+
+func idemEvent(scope string, at time.Time) domain.Event {
+	return domain.Event{Kind: domain.EvIdemPut, Idem: &domain.IdemRecord{Scope: scope, Status: 201, Body: []byte(`{}`), CreatedAt: at}}
+}
+
+func TestApplyLoadAndSweep(t *testing.T) {
+	s, err := Open(t.TempDir())
+	require.NoError(t, err)
+	defer s.Close()
+	acct := &domain.Account{ID: "acct_1", Name: "a", KYC: domain.KYCApproved, CreatedAt: t0, UpdatedAt: t0}
+	ct := &domain.Contact{ID: "ct_1", Account: "acct_1", Name: "n", Address: "0x00000000000000000000000000000000000000AA", CreatedAt: t0, UpdatedAt: t0}
+	recs := []Applied{
+		{Index: 1, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{{Kind: domain.EvAccountPut, Account: acct}}}},
+		{Index: 2, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{{Kind: domain.EvContactPut, Contact: ct}, idemEvent("old", t0)}}},
+		{Index: 3, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{idemEvent("new", t0.Add(23*time.Hour))}}},
+		{Index: 4, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}},
+	}
+	require.NoError(t, s.Apply(0, recs))
+	idx, err := s.AppliedIndex()
+	require.NoError(t, err)
+	require.Equal(t, uint64(4), idx)
+	v, err := s.Meta("k")
+	require.NoError(t, err)
+	require.Equal(t, "v", v)
+
+	now := t0.Add(25 * time.Hour)
+	st, ok, err := s.LoadAccount("acct_1", now)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, acct, st.Account)
+	require.Equal(t, ct, st.Contacts["ct_1"])
+	require.Contains(t, st.Idem, "new")
+	require.NotContains(t, st.Idem, "old", "expired records are not loaded")
+
+	// "old" expires and is swept; "new" is younger than 24 h and stays.
+	n, err := s.SweepIdem(now, 100)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	n, err = s.SweepIdem(now, 100)
+	require.NoError(t, err)
+	require.Zero(t, n)
+
+	// A scope stored again after expiry keeps its new row when the old
+	// expiry entry is swept.
+	require.NoError(t, s.Apply(4, []Applied{{Index: 5, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{idemEvent("new", now)}}}}))
+	n, err = s.SweepIdem(t0.Add(48*time.Hour), 100)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "the first expiry entry of \"new\" goes")
+	st, _, err = s.LoadAccount("acct_1", t0.Add(48*time.Hour))
+	require.NoError(t, err)
+	require.Contains(t, st.Idem, "new", "the re-stored row survives its old expiry entry")
+
+	_, ok, err = s.LoadAccount("acct_missing", now)
+	require.NoError(t, err)
+	require.False(t, ok)
+	require.Panics(t, func() { _ = s.Apply(7, recs[:1]) }, "a gap in log indexes is a broken invariant")
+}
+
+func TestExpiryKeyRoundTrip(t *testing.T) {
+	k := expiryKey(t0, "acct_1", "svc\x00POST\x00/public/v1/contacts\x00k/1")
+	created, acct, scope, ok := parseExpiryKey(k)
+	require.True(t, ok)
+	require.True(t, created.Equal(t0))
+	require.Equal(t, "acct_1", acct)
+	require.Equal(t, "svc\x00POST\x00/public/v1/contacts\x00k/1", scope)
+	_, _, _, ok = parseExpiryKey([]byte("x/short"))
+	require.False(t, ok)
+}
+
+func TestCheckpointHoldsAppliedState(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir + "/db")
+	require.NoError(t, err)
+	defer s.Close()
+	require.NoError(t, s.Apply(0, []Applied{{Index: 1, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}}}))
+	idx, err := s.Checkpoint(dir + "/cp")
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), idx, "the checkpoint includes the unflushed memtable")
+}
