@@ -78,6 +78,8 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		row = MarshalWallet(nil, e.Wallet)
 	case EvChallengePut:
 		row = MarshalChallenge(nil, e.Challenge)
+	case EvOrderPut:
+		row = MarshalOrder(nil, e.Order)
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
@@ -126,6 +128,8 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		e.Wallet, err = UnmarshalWallet(row)
 	case EvChallengePut:
 		e.Challenge, err = UnmarshalChallenge(row)
+	case EvOrderPut:
+		e.Order, err = UnmarshalOrder(row)
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 		if e.ID == "" {
 			err = fmt.Errorf("%w: %s without id", errCodec, e.Kind)

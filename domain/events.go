@@ -20,6 +20,8 @@ const (
 	// EvMetaPut is a service-level fact (entity ""), e.g. the genesis hash
 	// of the chain this log belongs to: ID is the key, Value the value.
 	EvMetaPut EventKind = 10
+	// EvOrderPut holds the new row of an FX order (entity: the order id).
+	EvOrderPut EventKind = 11
 )
 
 func (k EventKind) String() string {
@@ -44,6 +46,8 @@ func (k EventKind) String() string {
 		return "challenge_deleted"
 	case EvMetaPut:
 		return "meta_put"
+	case EvOrderPut:
+		return "order_put"
 	}
 	return fmt.Sprintf("event_%d", uint8(k))
 }
@@ -59,6 +63,16 @@ type Event struct {
 	Wallet    *Wallet
 	Challenge *Challenge
 	Value     string // EvMetaPut only
+	Order     *Order // EvOrderPut
+}
+
+// OrderEvents wraps OrderState.Decide's rows as log events.
+func OrderEvents(rows []*Order) []Event {
+	out := make([]Event, len(rows))
+	for i, o := range rows {
+		out[i] = Event{Kind: EvOrderPut, Order: o}
+	}
+	return out
 }
 
 // Record is what one log entry holds: the events one command caused for one

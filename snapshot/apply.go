@@ -71,6 +71,8 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		return b.Set(challengeKey(acct, e.Challenge.Nonce), domain.MarshalChallenge(nil, e.Challenge), nil)
 	case domain.EvChallengeDeleted:
 		return b.Delete(challengeKey(acct, e.ID), nil)
+	case domain.EvOrderPut:
+		return b.Set(orderKey(e.Order.ID), domain.MarshalOrder(nil, e.Order), nil)
 	case domain.EvMetaPut:
 		return b.Set(metaKey(e.ID), []byte(e.Value), nil)
 	case domain.EvIdemPut:

@@ -18,5 +18,6 @@
 //	a/<acct>/w/<address>        linked wallet
 //	a/<acct>/h/<nonce>          issued SIWE challenge
 //	k/<key id>                  API key row (the directory, loaded at start)
+//	o/<order id>                FX order row
 //	x/<created ns BE>/<acct>/<scope>  expiry index of idempotency records
 package snapshot

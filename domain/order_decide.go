@@ -1,0 +1,328 @@
+package domain
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// OrderCommand is anything an order entity can be asked to do. It is a
+// separate interface from Command so an order command can never reach an
+// account entity (whose Decide panics on an unknown command).
+type OrderCommand interface{ orderCommandName() string }
+
+// CreateOrder is POST /fx/quotes/{id}/accept once the host has checked the
+// quote (not expired, account permitted, signer registered) and built the
+// signing object. Every field is chosen by the host.
+type CreateOrder struct {
+	ID           string // ord_…
+	Account      string
+	QuoteID      string
+	Route        string
+	FromCurrency string
+	ToCurrency   string
+	AmountIn     *big.Int
+	AmountOut    *big.Int
+	MinAmountOut *big.Int
+	Signer       string
+	Deadline     time.Time // CONTRACT.md: accept + 120 s
+	Signing      []byte    // JSON object
+}
+
+// SubmitAMMSignature is POST /fx/orders/{id}/submit {signature} on an amm
+// order. The host has already recovered the signature to the order's signer
+// (400 invalid_signature otherwise) and hands it to the relayer once the
+// resulting event is durable.
+type SubmitAMMSignature struct{ Signature string }
+
+// RelayMined reports the relayed amm order tx as mined: Success with the
+// actual AmountOut (from the logs), or reverted with a Reason.
+type RelayMined struct {
+	TxHash    string
+	Success   bool
+	AmountOut *big.Int // Success only
+	Reason    string   // revert only; a default is used when empty
+}
+
+// SubmitRFQTx is POST /fx/orders/{id}/submit {tx_hash} on an rfq order.
+// Status is what the host found on chain: RFQTxVerified (mined with the
+// QuoteEscrowed log) or RFQTxPending (not mined yet). Mined without the
+// log is the host's 400 funding_not_verified and never reaches Decide.
+type SubmitRFQTx struct {
+	TxHash string
+	Status string
+}
+
+// The statuses of SubmitRFQTx.
+const (
+	RFQTxVerified = "verified"
+	RFQTxPending  = "pending"
+)
+
+// FundingVerified is the chain watcher seeing the pending rfq funding tx
+// mined with its QuoteEscrowed log.
+type FundingVerified struct{ TxHash string }
+
+// MakerSettled is the rfq maker's settlement tx mined.
+type MakerSettled struct{ TxHash string }
+
+// MakerMissed is the escrow refund tx mined after the maker missed the
+// settlement deadline (--rfq-settle-timeout); the host sends the refund and
+// reports it here only once it is mined.
+type MakerMissed struct{ RefundTxHash string }
+
+// ExpireOrder expires an accepted or awaiting_funding order whose deadline
+// has passed at env.Now.
+type ExpireOrder struct{}
+
+func (CreateOrder) orderCommandName() string        { return "create_order" }
+func (SubmitAMMSignature) orderCommandName() string { return "submit_amm_signature" }
+func (RelayMined) orderCommandName() string         { return "relay_mined" }
+func (SubmitRFQTx) orderCommandName() string        { return "submit_rfq_tx" }
+func (FundingVerified) orderCommandName() string    { return "funding_verified" }
+func (MakerSettled) orderCommandName() string       { return "maker_settled" }
+func (MakerMissed) orderCommandName() string        { return "maker_missed" }
+func (ExpireOrder) orderCommandName() string        { return "expire_order" }
+
+// Failure reasons the domain writes.
+const (
+	ReasonRelayReverted = "relay transaction reverted"
+	ReasonExpired       = "order deadline passed before funding"
+	ReasonMakerMissed   = "maker did not settle before the settlement deadline; escrow refunded"
+	maxReasonRunes      = 200
+)
+
+// Decide validates cmd against the order and returns the new rows, oldest
+// first (each is one EvOrderPut event), and the reply: 200 with the order
+// view. It mutates nothing. A refusal returns no rows and an *Error:
+// 409 invalid_state for a transition the state does not allow, 400
+// invalid_request for a malformed command or a caller submit that does not
+// fit the order's route, 404 for a command to an order that does not exist.
+func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error) {
+	if c, ok := cmd.(CreateOrder); ok {
+		return s.createOrder(c, env)
+	}
+	o := s.Order
+	if o == nil {
+		return nil, Reply{}, ErrNotFound("order")
+	}
+	switch c := cmd.(type) {
+	case SubmitAMMSignature:
+		if o.Route != RouteAMM {
+			return nil, Reply{}, ErrInvalid("order %s is routed rfq: submit tx_hash, not signature", o.ID)
+		}
+		if err := o.need(OrderAccepted); err != nil {
+			return nil, Reply{}, err
+		}
+		if env.Now.After(o.Deadline) {
+			return nil, Reply{}, ErrInvalidState("order %s passed its deadline", o.ID)
+		}
+		if strings.TrimSpace(c.Signature) == "" {
+			return nil, Reply{}, ErrInvalid("signature is required")
+		}
+		return reply(o.next(env, OrderAwaitingFunding, nil))
+	case RelayMined:
+		if err := o.needRoute(RouteAMM, OrderAwaitingFunding); err != nil {
+			return nil, Reply{}, err
+		}
+		txHash, err := normTxHash("tx_hash", c.TxHash)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		if !c.Success {
+			reason := c.Reason
+			if reason == "" {
+				reason = ReasonRelayReverted
+			}
+			if err := checkText("reason", reason, maxReasonRunes, false); err != nil {
+				return nil, Reply{}, err
+			}
+			return reply(o.next(env, OrderFailed, func(n *Order) { n.TxHash, n.FailureReason = txHash, reason }))
+		}
+		if c.AmountOut == nil || c.AmountOut.Sign() <= 0 || c.AmountOut.Cmp(o.MinAmountOut) < 0 {
+			return nil, Reply{}, ErrInvalid("amount_out must be at least min_amount_out %s", o.MinAmountOut)
+		}
+		out := new(big.Int).Set(c.AmountOut)
+		funded := o.next(env, OrderFunded, func(n *Order) { n.TxHash = txHash })
+		settling := funded[0].next(env, OrderSettling, nil)
+		settled := settling[0].next(env, OrderSettled, func(n *Order) { n.AmountOut = out })
+		return reply(append(append(funded, settling...), settled...))
+	case SubmitRFQTx:
+		if o.Route != RouteRFQ {
+			return nil, Reply{}, ErrInvalid("order %s is routed amm: submit signature, not tx_hash", o.ID)
+		}
+		if err := o.need(OrderAccepted, OrderAwaitingFunding); err != nil {
+			return nil, Reply{}, err
+		}
+		txHash, err := normTxHash("tx_hash", c.TxHash)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		switch c.Status {
+		case RFQTxVerified: // funds are in escrow: the chain checked the deadline
+			return reply(o.next(env, OrderFunded, func(n *Order) { n.TxHash = txHash }))
+		case RFQTxPending:
+			if env.Now.After(o.Deadline) {
+				return nil, Reply{}, ErrInvalidState("order %s passed its deadline", o.ID)
+			}
+			if o.State == OrderAwaitingFunding && o.TxHash == txHash {
+				return nil, jsonReply(200, ViewOrder(o)), nil // same pending tx again
+			}
+			return reply(o.next(env, OrderAwaitingFunding, func(n *Order) { n.TxHash = txHash }))
+		}
+		return nil, Reply{}, ErrInvalid("status must be verified or pending")
+	case FundingVerified:
+		if err := o.needRoute(RouteRFQ, OrderAwaitingFunding); err != nil {
+			return nil, Reply{}, err
+		}
+		txHash, err := normTxHash("tx_hash", c.TxHash)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		return reply(o.next(env, OrderFunded, func(n *Order) { n.TxHash = txHash }))
+	case MakerSettled:
+		if err := o.needRoute(RouteRFQ, OrderFunded); err != nil {
+			return nil, Reply{}, err
+		}
+		txHash, err := normTxHash("tx_hash", c.TxHash)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		settling := o.next(env, OrderSettling, func(n *Order) { n.SettleTxHash = txHash })
+		return reply(append(settling, settling[0].next(env, OrderSettled, nil)...))
+	case MakerMissed:
+		if err := o.needRoute(RouteRFQ, OrderFunded); err != nil {
+			return nil, Reply{}, err
+		}
+		txHash, err := normTxHash("refund_tx_hash", c.RefundTxHash)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		return reply(o.next(env, OrderRefunded, func(n *Order) { n.RefundTxHash, n.FailureReason = txHash, ReasonMakerMissed }))
+	case ExpireOrder:
+		if err := o.need(OrderAccepted, OrderAwaitingFunding); err != nil {
+			return nil, Reply{}, err
+		}
+		if !env.Now.After(o.Deadline) {
+			return nil, Reply{}, ErrInvalidState("order %s is before its deadline %s", o.ID, RFC3339(o.Deadline))
+		}
+		return reply(o.next(env, OrderExpired, func(n *Order) { n.FailureReason = ReasonExpired }))
+	}
+	panic(fmt.Sprintf("domain: decide of unknown order command %T", cmd))
+}
+
+// View answers GET /fx/orders/{id}: the order or 404.
+func (s *OrderState) View() Reply {
+	if s.Order == nil {
+		return ErrNotFound("order").Reply()
+	}
+	return jsonReply(200, ViewOrder(s.Order))
+}
+
+func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Error) {
+	if s.Order != nil {
+		return nil, Reply{}, ErrInvalidState("order %s exists", s.Order.ID)
+	}
+	if !strings.HasPrefix(c.ID, "ord_") || len(c.ID) == len("ord_") {
+		return nil, Reply{}, ErrInvalid("order id must be ord_…")
+	}
+	if c.Account == "" || c.QuoteID == "" {
+		return nil, Reply{}, ErrInvalid("account and quote_id are required")
+	}
+	if c.Route != RouteAMM && c.Route != RouteRFQ {
+		return nil, Reply{}, ErrInvalid("route must be amm or rfq")
+	}
+	if _, err := CurrencyBySymbol(c.FromCurrency); err != nil {
+		return nil, Reply{}, err
+	}
+	if _, err := CurrencyBySymbol(c.ToCurrency); err != nil {
+		return nil, Reply{}, err
+	}
+	if c.FromCurrency == c.ToCurrency {
+		return nil, Reply{}, ErrInvalid("from_currency and to_currency must differ")
+	}
+	for _, a := range []struct {
+		name string
+		v    *big.Int
+	}{{"amount_in", c.AmountIn}, {"amount_out", c.AmountOut}, {"min_amount_out", c.MinAmountOut}} {
+		if a.v == nil || a.v.Sign() <= 0 || len(a.v.String()) > maxBaseUnitDigits {
+			return nil, Reply{}, ErrInvalid("%s must be a positive integer of base units", a.name)
+		}
+	}
+	if c.MinAmountOut.Cmp(c.AmountOut) > 0 {
+		return nil, Reply{}, ErrInvalid("min_amount_out exceeds amount_out")
+	}
+	signer, err := NormalizeAddress("signer", c.Signer)
+	if err != nil {
+		return nil, Reply{}, err
+	}
+	if !c.Deadline.After(env.Now) {
+		return nil, Reply{}, ErrInvalid("deadline must be after now")
+	}
+	if len(c.Signing) == 0 || !json.Valid(c.Signing) || c.Signing[0] != '{' {
+		return nil, Reply{}, ErrInvalid("signing must be a JSON object")
+	}
+	o := &Order{
+		ID: c.ID, Account: c.Account, QuoteID: c.QuoteID, Route: c.Route, State: OrderAccepted,
+		FromCurrency: c.FromCurrency, ToCurrency: c.ToCurrency,
+		AmountIn: new(big.Int).Set(c.AmountIn), AmountOut: new(big.Int).Set(c.AmountOut), MinAmountOut: new(big.Int).Set(c.MinAmountOut),
+		Signer: signer, Deadline: c.Deadline.UTC(), Signing: append([]byte(nil), c.Signing...),
+		CreatedAt: env.Now, UpdatedAt: env.Now,
+	}
+	return reply([]*Order{o})
+}
+
+// reply answers with the last row.
+func reply(rows []*Order) ([]*Order, Reply, *Error) {
+	return rows, jsonReply(200, ViewOrder(rows[len(rows)-1])), nil
+}
+
+// next returns a copy of o in state with edit applied, stamped at env.Now;
+// a state that fires a webhook event gets its event id here, once.
+func (o *Order) next(env Env, state string, edit func(*Order)) []*Order {
+	n := *o
+	n.State, n.UpdatedAt = state, env.Now
+	if edit != nil {
+		edit(&n)
+	}
+	if orderHasEvent(state) {
+		n.EventID = env.NewID("evt_")
+	}
+	return []*Order{&n}
+}
+
+// need refuses unless the order is in one of states.
+func (o *Order) need(states ...string) *Error {
+	for _, st := range states {
+		if o.State == st {
+			return nil
+		}
+	}
+	return ErrInvalidState("order %s is %s", o.ID, o.State)
+}
+
+// needRoute is need for the host-side commands of one route: another
+// route's command is a transition the order does not have.
+func (o *Order) needRoute(route string, states ...string) *Error {
+	if o.Route != route {
+		return ErrInvalidState("order %s is %s and routed %s", o.ID, o.State, o.Route)
+	}
+	return o.need(states...)
+}
+
+// normTxHash accepts a 0x-prefixed 32-byte hex hash and returns it in
+// lower case, so a hash has one spelling in rows and views.
+func normTxHash(field, h string) (string, *Error) {
+	h = strings.ToLower(h)
+	if len(h) != 66 || h[0] != '0' || h[1] != 'x' {
+		return "", ErrInvalid("%s must be a 0x-prefixed 32-byte hex hash", field)
+	}
+	for i := 2; i < len(h); i++ {
+		if !(h[i] >= '0' && h[i] <= '9' || h[i] >= 'a' && h[i] <= 'f') {
+			return "", ErrInvalid("%s must be a 0x-prefixed 32-byte hex hash", field)
+		}
+	}
+	return h, nil
+}

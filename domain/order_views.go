@@ -1,0 +1,98 @@
+package domain
+
+import (
+	"encoding/json"
+	"math/big"
+)
+
+// OrderView is an FX order on the wire (CONTRACT.md "Accept"). Field order
+// is the order on the wire; keep it stable, idempotent replays compare bytes.
+type OrderView struct {
+	OrderID       string          `json:"order_id"`
+	Route         string          `json:"route"`
+	State         string          `json:"state"`
+	Signing       json.RawMessage `json:"signing"`
+	QuoteID       string          `json:"quote_id"`
+	FromCurrency  string          `json:"from_currency"`
+	ToCurrency    string          `json:"to_currency"`
+	AmountIn      string          `json:"amount_in"`
+	AmountOut     string          `json:"amount_out"`
+	MinAmountOut  string          `json:"min_amount_out"`
+	TxHash        *string         `json:"tx_hash"`
+	FailureReason *string         `json:"failure_reason"`
+	CreatedAt     string          `json:"created_at"`
+	UpdatedAt     string          `json:"updated_at"`
+}
+
+// ViewOrder renders an order: amounts in currency units, tx_hash (the
+// caller-side tx) and failure_reason null until set, signing as stored.
+func ViewOrder(o *Order) OrderView {
+	signing := json.RawMessage(o.Signing)
+	if len(signing) == 0 {
+		signing = json.RawMessage("null")
+	}
+	return OrderView{
+		OrderID: o.ID, Route: o.Route, State: o.State, Signing: signing, QuoteID: o.QuoteID,
+		FromCurrency: o.FromCurrency, ToCurrency: o.ToCurrency,
+		AmountIn:      formatIn(o.AmountIn, o.FromCurrency),
+		AmountOut:     formatIn(o.AmountOut, o.ToCurrency),
+		MinAmountOut:  formatIn(o.MinAmountOut, o.ToCurrency),
+		TxHash:        nullable(o.TxHash),
+		FailureReason: nullable(o.FailureReason),
+		CreatedAt:     RFC3339(o.CreatedAt), UpdatedAt: RFC3339(o.UpdatedAt),
+	}
+}
+
+// Ledger entry types (GET /transactions).
+const (
+	LedgerFXAMM       = "fx_amm"
+	LedgerFXRFQ       = "fx_rfq"
+	LedgerTransfer    = "transfer"
+	LedgerPaymentLink = "payment_link"
+)
+
+// LedgerEntryView is one unified ledger entry (CONTRACT.md "Ledger").
+type LedgerEntryView struct {
+	ID           string  `json:"id"`
+	Type         string  `json:"type"`
+	State        string  `json:"state"`
+	FromCurrency string  `json:"from_currency"`
+	ToCurrency   string  `json:"to_currency"`
+	AmountIn     string  `json:"amount_in"`
+	AmountOut    string  `json:"amount_out"`
+	TxHash       *string `json:"tx_hash"`
+	ReferenceID  string  `json:"reference_id"`
+	CreatedAt    string  `json:"created_at"`
+}
+
+// ViewOrderLedger renders an order as its ledger entry: one entry per order,
+// showing its current state. The entry id is the order id (ids are
+// time-sortable), reference_id names the order too.
+func ViewOrderLedger(o *Order) LedgerEntryView {
+	typ := LedgerFXAMM
+	if o.Route == RouteRFQ {
+		typ = LedgerFXRFQ
+	}
+	return LedgerEntryView{
+		ID: o.ID, Type: typ, State: o.State,
+		FromCurrency: o.FromCurrency, ToCurrency: o.ToCurrency,
+		AmountIn:    formatIn(o.AmountIn, o.FromCurrency),
+		AmountOut:   formatIn(o.AmountOut, o.ToCurrency),
+		TxHash:      nullable(o.TxHash),
+		ReferenceID: o.ID,
+		CreatedAt:   RFC3339(o.CreatedAt),
+	}
+}
+
+// formatIn renders base units in the currency's units (6 decimals for
+// every currency we serve, and for an unknown symbol read from an old log).
+func formatIn(v *big.Int, symbol string) string {
+	if v == nil {
+		return "0"
+	}
+	decimals := 6
+	if c, err := CurrencyBySymbol(symbol); err == nil {
+		decimals = c.Decimals
+	}
+	return FormatAmount(v, decimals)
+}
