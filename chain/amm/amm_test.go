@@ -7,34 +7,19 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/simtest"
 )
 
-var simChainID = big.NewInt(1337)
-
-func mustKey(t testing.TB, b byte) *ecdsa.PrivateKey {
-	t.Helper()
-	k, err := crypto.ToECDSA(common.LeftPadBytes([]byte{b}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func addr(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
-
+// env is a simulated chain with the contract set deployed (chain/simtest).
 type env struct {
+	*simtest.Chain
 	t        *testing.T
-	sim      *simulated.Backend
-	client   simulated.Client
 	addrs    *fxbind.Addresses
 	c        *fxbind.Contracts
 	deployer *ecdsa.PrivateKey
@@ -43,61 +28,17 @@ type env struct {
 
 func newEnv(t *testing.T, feeBps uint64) *env {
 	t.Helper()
-	e := &env{t: t, deployer: mustKey(t, 0xd0), user: mustKey(t, 0x11)}
-	eth := new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1e18))
-	alloc := types.GenesisAlloc{
-		addr(e.deployer):               {Balance: eth},
-		addr(e.user):                   {Balance: eth},
-		fxbind.CanonicalPermit2Address: {Code: fxbind.PermitRuntimeCode(), Balance: new(big.Int)},
-	}
-	e.sim = simulated.NewBackend(alloc)
-	t.Cleanup(func() { _ = e.sim.Close() })
-	e.client = e.sim.Client()
-	addrs, err := fxbind.DeployAll(e.auth(e.deployer), e.client, fxbind.DeployConfig{
-		Permit2:    fxbind.CanonicalPermit2Address,
-		PoolFeeBps: feeBps,
-		Commit:     func() { e.sim.Commit() },
-	})
-	if err != nil {
-		t.Fatalf("DeployAll: %v", err)
-	}
-	e.addrs = addrs
-	if e.c, err = fxbind.NewContracts(addrs, e.client); err != nil {
-		t.Fatal(err)
-	}
+	e := &env{t: t, deployer: simtest.Key(t, 0xd0), user: simtest.Key(t, 0x11)}
+	e.Chain = simtest.New(t, e.deployer, e.user)
+	e.addrs, e.c = e.Deploy(e.deployer, fxbind.DeployConfig{PoolFeeBps: feeBps})
 	return e
 }
 
-func (e *env) auth(k *ecdsa.PrivateKey) *bind.TransactOpts {
-	e.t.Helper()
-	opts, err := bind.NewKeyedTransactorWithChainID(k, simChainID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	opts.Context = context.Background()
-	return opts
-}
+func addr(k *ecdsa.PrivateKey) common.Address { return simtest.Addr(k) }
 
-// mine commits blocks until tx is mined and requires success.
-func (e *env) mine(tx *types.Transaction, err error) *types.Receipt {
-	e.t.Helper()
-	if err != nil {
-		e.t.Fatalf("send: %v", err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		e.sim.Commit()
-		r, err := e.client.TransactionReceipt(context.Background(), tx.Hash())
-		if err == nil {
-			if r.Status != types.ReceiptStatusSuccessful {
-				e.t.Fatalf("tx %s reverted", tx.Hash())
-			}
-			return r
-		}
-	}
-	e.t.Fatalf("tx %s not mined", tx.Hash())
-	return nil
-}
+func (e *env) auth(k *ecdsa.PrivateKey) *bind.TransactOpts { return e.Auth(k) }
+
+func (e *env) mine(tx *types.Transaction, err error) *types.Receipt { return e.Mine(tx, err) }
 
 // randAmount draws amounts across every scale, including ones that make the
 // contract's checked arithmetic overflow.
@@ -161,7 +102,7 @@ func TestAmountOutMatchesPool(t *testing.T) {
 			poolAddr := e.addrs.Pools["USDC/EURC"]
 			pool := e.c.Pools["USDC/EURC"]
 
-			r, err := Read(ctx, e.client, poolAddr)
+			r, err := Read(ctx, e.Client, poolAddr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +164,7 @@ func TestAmountOutMatchesPool(t *testing.T) {
 				if swapped == nil || swapped.Cmp(predicted) != 0 {
 					t.Fatalf("swap %d paid %v, predicted %s", i, swapped, predicted)
 				}
-				if r, err = Read(ctx, e.client, poolAddr); err != nil {
+				if r, err = Read(ctx, e.Client, poolAddr); err != nil {
 					t.Fatal(err)
 				}
 				if r.Reserve0.Cmp(next.Reserve0) != 0 || r.Reserve1.Cmp(next.Reserve1) != 0 {

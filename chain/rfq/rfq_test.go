@@ -15,33 +15,25 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/simtest"
 )
 
-var simChainID = big.NewInt(1337)
+var simChainID = simtest.ChainID
 
-func mustKey(t testing.TB, b byte) *ecdsa.PrivateKey {
-	t.Helper()
-	k, err := crypto.ToECDSA(common.LeftPadBytes([]byte{b}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
+func mustKey(t testing.TB, b byte) *ecdsa.PrivateKey { return simtest.Key(t, b) }
 
-func addr(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
+func addr(k *ecdsa.PrivateKey) common.Address { return simtest.Addr(k) }
 
 // env: a simulated chain with DeployAll's contract set, Permit2 at the
 // canonical address, a registered and funded maker (approved the escrow) and
 // a funded taker (approved Permit2), as in chain/bind's tests.
 type env struct {
+	*simtest.Chain
 	t        *testing.T
-	sim      *simulated.Backend
-	client   simulated.Client
 	addrs    *fxbind.Addresses
 	c        *fxbind.Contracts
 	deployer *ecdsa.PrivateKey
@@ -53,69 +45,34 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{t: t, deployer: mustKey(t, 0xd0), user: mustKey(t, 0x11), maker: mustKey(t, 0x22), other: mustKey(t, 0x44)}
-	eth := new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(1e18))
-	alloc := types.GenesisAlloc{fxbind.CanonicalPermit2Address: {Code: fxbind.PermitRuntimeCode(), Balance: new(big.Int)}}
-	for _, k := range []*ecdsa.PrivateKey{e.deployer, e.user, e.maker, e.other} {
-		alloc[addr(k)] = types.Account{Balance: eth}
-	}
-	e.sim = simulated.NewBackend(alloc)
-	t.Cleanup(func() { _ = e.sim.Close() })
-	e.client = e.sim.Client()
-	addrs, err := fxbind.DeployAll(e.auth(e.deployer), e.client, fxbind.DeployConfig{
-		Permit2:        fxbind.CanonicalPermit2Address,
+	e.Chain = simtest.New(t, e.deployer, e.user, e.maker, e.other)
+	e.addrs, e.c = e.Deploy(e.deployer, fxbind.DeployConfig{
 		Makers:         []common.Address{addr(e.maker)},
 		MakerInventory: fxbind.Units(1_000_000),
-		Commit:         func() { e.sim.Commit() },
 	})
-	if err != nil {
-		t.Fatalf("DeployAll: %v", err)
-	}
-	e.addrs = addrs
-	if e.c, err = fxbind.NewContracts(addrs, e.client); err != nil {
-		t.Fatal(err)
-	}
 	for _, sym := range []string{fxbind.USDC, fxbind.USDT, fxbind.EURC} {
 		e.mine(e.c.Tokens[sym].Mint(e.auth(e.deployer), addr(e.user), fxbind.Units(1_000_000)))
-		e.mine(e.c.Tokens[sym].Approve(e.auth(e.user), addrs.Permit2, maxUint256))
-		e.mine(e.c.Tokens[sym].Approve(e.auth(e.maker), addrs.RfqEscrow, maxUint256))
-		e.mine(e.c.Tokens[sym].Approve(e.auth(e.other), addrs.RfqEscrow, maxUint256))
+		e.mine(e.c.Tokens[sym].Approve(e.auth(e.user), e.addrs.Permit2, maxUint256))
+		e.mine(e.c.Tokens[sym].Approve(e.auth(e.maker), e.addrs.RfqEscrow, maxUint256))
+		e.mine(e.c.Tokens[sym].Approve(e.auth(e.other), e.addrs.RfqEscrow, maxUint256))
 	}
 	return e
 }
 
-func (e *env) auth(k *ecdsa.PrivateKey) *bind.TransactOpts {
-	e.t.Helper()
-	opts, err := bind.NewKeyedTransactorWithChainID(k, simChainID)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	opts.Context = context.Background()
-	return opts
-}
+func (e *env) auth(k *ecdsa.PrivateKey) *bind.TransactOpts { return e.Auth(k) }
 
+// mine requires success, naming the custom error of a refused send.
 func (e *env) mine(tx *types.Transaction, err error) *types.Receipt {
 	e.t.Helper()
 	if err != nil {
 		e.t.Fatalf("send: %v (revert %s)", err, revertName(err))
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		e.sim.Commit()
-		r, err := e.client.TransactionReceipt(context.Background(), tx.Hash())
-		if err == nil {
-			if r.Status != types.ReceiptStatusSuccessful {
-				e.t.Fatalf("tx %s reverted", tx.Hash())
-			}
-			return r
-		}
-	}
-	e.t.Fatalf("tx %s not mined", tx.Hash())
-	return nil
+	return e.Mine(tx, nil)
 }
 
 func (e *env) now() uint64 {
 	e.t.Helper()
-	h, err := e.client.HeaderByNumber(context.Background(), nil)
+	h, err := e.Client.HeaderByNumber(context.Background(), nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -253,7 +210,7 @@ func TestEscrowAcceptsSignedQuote(t *testing.T) {
 		t.Fatalf("Verify: %v", err)
 	}
 	r := e.mine(e.escrow(c))
-	hdr, err := e.client.HeaderByHash(context.Background(), r.BlockHash)
+	hdr, err := e.Client.HeaderByHash(context.Background(), r.BlockHash)
 	if err != nil {
 		t.Fatal(err)
 	}
