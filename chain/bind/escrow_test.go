@@ -169,9 +169,7 @@ func TestRfqEscrowSettle(t *testing.T) {
 	// Settled is final.
 	_, err = e.c.RfqEscrow.Settle(e.auth(e.maker), c.funding.ExecutionId)
 	requireRevert(t, err, "AlreadySettled")
-	if err := e.sim.AdjustTime(2 * DefaultSettleWindow); err != nil {
-		t.Fatal(err)
-	}
+	e.advance(2 * DefaultSettleWindow)
 	_, err = e.c.RfqEscrow.Refund(e.auth(e.other), c.funding.ExecutionId)
 	requireRevert(t, err, "AlreadySettled")
 	_, err = e.c.RfqEscrow.Settle(e.auth(e.maker), crypto.Keccak256Hash([]byte("nope")))
@@ -188,9 +186,7 @@ func TestRfqEscrowRefund(t *testing.T) {
 
 	// Exactly at the deadline the maker may still settle and nobody may refund; one
 	// second later it is the other way round.
-	if err := e.sim.AdjustTime(DefaultSettleWindow); err != nil {
-		t.Fatal(err)
-	}
+	e.advance(DefaultSettleWindow)
 	ev := findLog(t, r, e.c.RfqEscrow.ParseQuoteEscrowed)
 	if e.now() != ev.SettleDeadline.Uint64() {
 		t.Fatalf("clock %d, deadline %v", e.now(), ev.SettleDeadline)
@@ -201,9 +197,7 @@ func TestRfqEscrowRefund(t *testing.T) {
 	if got := e.callEscrow(addr(e.maker), "settle", id); got != "" {
 		t.Fatalf("settle at deadline: %q", got)
 	}
-	if err := e.sim.AdjustTime(time.Second); err != nil {
-		t.Fatal(err)
-	}
+	e.advance(time.Second)
 	_, err := e.c.RfqEscrow.Settle(e.auth(e.maker), id)
 	requireRevert(t, err, "SettleWindowClosed")
 

@@ -63,9 +63,7 @@ func TestGasReport(t *testing.T) {
 
 		c = e.rfq(2)
 		e.mine(e.c.RfqEscrow.EscrowQuoteWithPermit2(e.auth(e.user), c.quote, c.makerSig, c.funding, c.takerSig))
-		if err := e.sim.AdjustTime(DefaultSettleWindow + 1e9); err != nil {
-			t.Fatal(err)
-		}
+		e.advance(DefaultSettleWindow + 1e9)
 		r = e.mine(e.c.RfqEscrow.Refund(e.auth(e.other), c.funding.ExecutionId))
 		record(i, "rfq refund", r.GasUsed)
 	}

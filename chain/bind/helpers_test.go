@@ -453,3 +453,18 @@ func mustBig(s string) *big.Int {
 	}
 	return b
 }
+
+// advance moves chain time forward by d. The simulated backend refuses to
+// while its pending block holds transactions, and under -race a commit may
+// leave some pending for the next block, so commit until it agrees.
+func (e *env) advance(d time.Duration) {
+	e.t.Helper()
+	var err error
+	for i := 0; i < 50; i++ {
+		if err = e.sim.AdjustTime(d); err == nil {
+			return
+		}
+		e.sim.Commit()
+	}
+	e.t.Fatalf("adjust time by %v: %v", d, err)
+}

@@ -238,9 +238,7 @@ func TestRelayGaslessOrderReverts(t *testing.T) {
 		o = e.order(amountIn, minOut, user, 18)
 		o.Deadline = new(big.Int).SetUint64(e.now() + 30)
 		sig := e.signOrder(e.user, o)
-		if err := e.sim.AdjustTime(31 * time.Second); err != nil {
-			t.Fatal(err)
-		}
+		e.advance(31 * time.Second)
 		requireRevert(t, relay(o, sig), "OrderExpired")
 	})
 	t.Run("minAmountOut not met", func(t *testing.T) {
