@@ -131,13 +131,6 @@ func newEthKey(t testing.TB) ethKey {
 	return ethKeyOf(k)
 }
 
-func ethKeyFromHex(t testing.TB, h string) ethKey {
-	t.Helper()
-	k, err := crypto.HexToECDSA(strings.TrimPrefix(h, "0x"))
-	require.NoError(t, err)
-	return ethKeyOf(k)
-}
-
 func ethKeyOf(k *ecdsa.PrivateKey) ethKey {
 	return ethKey{Priv: k, Hex: hexutil.Encode(crypto.FromECDSA(k)), Address: crypto.PubkeyToAddress(k.PublicKey)}
 }

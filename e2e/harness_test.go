@@ -200,7 +200,7 @@ type server struct {
 func startServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 	t.Helper()
 	s := launchServer(t, dataDir, extraArgs...)
-	if d := time.Unix(s.Ready.Unix()+1, 0).Sub(time.Now()); d > 0 {
+	if d := time.Until(time.Unix(s.Ready.Unix()+1, 0)); d > 0 {
 		time.Sleep(d)
 	}
 	return s

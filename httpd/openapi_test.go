@@ -517,7 +517,7 @@ func contractErrorTable(t *testing.T) []errorCode {
 	var out []errorCode
 	in := false
 	sc := bufio.NewScanner(bytes.NewReader(sharedFile(t, "CONTRACT.md")))
-	row := regexp.MustCompile("^\\|\\s*(\\d{3})\\s*\\|([^|]*)\\|")
+	row := regexp.MustCompile(`^\|\s*(\d{3})\s*\|([^|]*)\|`)
 	code := regexp.MustCompile("`([a-z_]+)`")
 	for sc.Scan() {
 		line := sc.Text()
