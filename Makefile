@@ -12,9 +12,9 @@ build:
 run: build
 	@DATA=$(DATA) BIN=$(BIN) scripts/run.sh
 
-# The whole suite: vet, unit and fuzz-seed tests (with the race detector),
+# The whole suite: gofmt, vet, staticcheck, unit and fuzz-seed tests (race detector),
 # then the integration tests that start the real binary on loopback.
-test: vet
+test: lint
 	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v /e2e)
 	$(GO) test -count=1 -timeout 15m ./e2e/...
 
