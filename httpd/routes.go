@@ -59,7 +59,7 @@ func (s *Server) routes() []route {
 		{Method: "POST", Path: "/fx/orders/{id}/submit", Scope: domain.ScopeTrade, Heavy: true, OperationID: "submitOrder", Summary: "Submit the signature (amm) or funding tx_hash (rfq)", Body: "SubmitRequest", OK: 200, Result: "Order", Errors: []int{400, 404, 409}},
 		{Method: "GET", Path: "/fx/orders/{id}", Scope: domain.ScopeTrade, OperationID: "getOrder", Summary: "One order", OK: 200, Result: "Order", Errors: []int{404}},
 		{Method: "GET", Path: "/fx/orders", Scope: domain.ScopeTrade, OperationID: "listOrders", Summary: "Orders, newest first", Query: listQuery, OK: 200, Result: "OrderList", Errors: []int{400}},
-		{Method: "GET", Path: "/fx/rates", Scope: domain.ScopeRead, OperationID: "getRates", Summary: "Daily-open baseline rates per pair", OK: 200, Result: "Rates"},
+		{Method: "GET", Path: "/fx/rates", Scope: domain.ScopeRead, OperationID: "getRates", Summary: "Daily-open baseline rates per pair", OK: 200, Result: "Rates", Errors: []int{503}, Handler: s.getRates},
 		{Method: "GET", Path: "/currencies", Scope: scopeAny, OperationID: "listCurrencies", Summary: "Live set of supported currencies (any scope)", OK: 200, Result: "CurrencyList", Handler: s.listCurrencies},
 
 		// Account.

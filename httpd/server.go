@@ -61,6 +61,7 @@ type Server struct {
 	perIP    *ratelimit.PerIP
 	replays  *replay.Cache
 	openapi  []byte
+	rates    *rates // nil without a chain
 	fast     *fasthttp.Server
 }
 
@@ -81,6 +82,9 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		limiters: ratelimit.NewPerKey(ratelimit.DefaultLimits),
 		perIP:    ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
 		replays:  replay.New(replayWindow, maxReplayEntries),
+	}
+	if cfg.Chain != nil {
+		s.rates = &rates{engine: e, chain: cfg.Chain}
 	}
 	s.table = s.routes()
 	s.router = newRouter(s.table)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -115,6 +116,8 @@ func runServe(args []string) error {
 		return err
 	}
 	defer stopWatch()
+	stopRates := observeRates(api, logger)
+	defer stopRates()
 	// Serve signed requests only from the second they may carry.
 	time.Sleep(time.Until(started))
 	adminURL := "http://" + admLn.Addr().String()
@@ -146,6 +149,7 @@ func runServe(args []string) error {
 	_ = api.Shutdown(ctx)
 	_ = admin.Shutdown(ctx)
 	stopWatch()
+	stopRates()
 	return errors.Join(fatal, engine.Close())
 }
 
@@ -192,4 +196,28 @@ func trimNL(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// observeRates records the day's baseline FX rates every minute (see
+// httpd.Server.ObserveRates) until stopped.
+func observeRates(api *httpd.Server, logger *slog.Logger) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Minute)
+		defer tick.Stop()
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if err := api.ObserveRates(ctx); err != nil {
+				logger.Warn("fx rates not observed", "err", err.Error())
+			}
+			cancel()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
 }
