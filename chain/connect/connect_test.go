@@ -1,0 +1,54 @@
+package connect
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/fxd-labs/fxd/chain/bind"
+	"github.com/stretchr/testify/require"
+)
+
+func TestContractsFileRoundTrip(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "contracts.json")
+	a := &bind.Addresses{USDC: common.HexToAddress("0x01"), USDT: common.HexToAddress("0x02"), EURC: common.HexToAddress("0x03"),
+		Permit2: bind.CanonicalPermit2Address, Pools: map[string]common.Address{"USDC/EURC": common.HexToAddress("0x04")},
+		RelayRouter: common.HexToAddress("0x05"), RfqEscrow: common.HexToAddress("0x06")}
+	require.NoError(t, WriteContracts(file, a))
+	got, err := readContracts(file)
+	require.NoError(t, err)
+	require.Equal(t, a, got)
+	_, err = readContracts(filepath.Join(t.TempDir(), "missing.json"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestReadKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	hex := "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" // anvil's first dev key
+	for name, body := range map[string]string{"plain": hex, "0x with newline": "0x" + hex + "\n"} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		k, err := ReadKeyFile(p)
+		require.NoError(t, err, name)
+		require.Equal(t, "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", addressOf(k).Hex())
+	}
+	bad := filepath.Join(dir, "bad")
+	require.NoError(t, os.WriteFile(bad, []byte("nothex"), 0o600))
+	_, err := ReadKeyFile(bad)
+	require.Error(t, err)
+	_, err = ReadKeyFile("")
+	require.Error(t, err)
+}
+
+func TestOpenRefusesUnknownModeAndMissingRPCConfig(t *testing.T) {
+	_, err := Open(context.Background(), Config{Mode: "geth"})
+	require.ErrorContains(t, err, "embedded or rpc")
+	_, err = Open(context.Background(), Config{Mode: ModeRPC})
+	require.ErrorContains(t, err, "--rpc-url and --contracts")
+}
+
+func addressOf(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
