@@ -53,3 +53,26 @@ func putAddress(dst []byte, a common.Address) {
 }
 
 var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
+// Hasher lends the pooled Keccak state and word buffer to other packages'
+// EIP-712 and abi.encode hashes (chain/rfq), so there is one allocation-free
+// encoder in the tree. Release it when done; the buffer holds up to ten words.
+type Hasher struct{ h *hasher }
+
+// NewHasher takes a Hasher from the pool.
+func NewHasher() Hasher { return Hasher{getHasher()} }
+
+// Release returns the Hasher to the pool.
+func (x Hasher) Release() { x.h.release() }
+
+// Words returns the first n 32-byte words of the buffer to fill.
+func (x Hasher) Words(n int) []byte { return x.h.buf[:n*32] }
+
+// Sum returns keccak256 of the first n bytes of the buffer.
+func (x Hasher) Sum(n int) [32]byte { return x.h.sum(n) }
+
+// PutUint writes v as a 32-byte big-endian uint256 (see putUint).
+func PutUint(dst []byte, v *big.Int) { putUint(dst, v) }
+
+// PutAddress writes a left-padded address into a 32-byte word.
+func PutAddress(dst []byte, a common.Address) { putAddress(dst, a) }

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -119,93 +118,58 @@ func FromBinding(b fxbind.RfqEscrowQuote) *Quote {
 	}
 }
 
-// hasher: a pooled Keccak state with a buffer for the largest encoding here
-// (a Quote: typehash + 8 words).
-type hasher struct {
-	k   crypto.KeccakState
-	buf [9 * 32]byte
-	out [32]byte
-}
-
-var hashers = sync.Pool{New: func() any { return &hasher{k: crypto.NewKeccakState()} }}
-
-func (h *hasher) sum(n int) [32]byte {
-	h.k.Reset()
-	h.k.Write(h.buf[:n])
-	h.k.Read(h.out[:])
-	return h.out
-}
-
-// putUint writes v as a big-endian uint256 (nil as zero, out-of-range values
-// mod 2²⁵⁶ as abi.encode would never see them; Verify validates first).
-func putUint(dst []byte, v *big.Int) {
-	switch {
-	case v == nil:
-		clear(dst)
-	case v.Sign() >= 0 && v.BitLen() <= 256:
-		v.FillBytes(dst)
-	default:
-		new(big.Int).And(v, maxUint256).FillBytes(dst)
-	}
-}
-
-func putAddress(dst []byte, a common.Address) {
-	clear(dst[:12])
-	copy(dst[12:], a[:])
-}
-
-func (h *hasher) quoteHash(q *Quote) [32]byte {
-	b := h.buf[:9*32]
+func quoteHash(h eip712.Hasher, q *Quote) [32]byte {
+	b := h.Words(9)
 	copy(b[0:32], quoteTypeHash[:])
-	putAddress(b[32:64], q.Maker)
-	putAddress(b[64:96], q.Taker)
-	putAddress(b[96:128], q.TokenIn)
-	putAddress(b[128:160], q.TokenOut)
-	putUint(b[160:192], q.AmountIn)
-	putUint(b[192:224], q.AmountOut)
-	putUint(b[224:256], q.Expiry)
-	putUint(b[256:288], q.Salt)
-	return h.sum(len(b))
+	eip712.PutAddress(b[32:64], q.Maker)
+	eip712.PutAddress(b[64:96], q.Taker)
+	eip712.PutAddress(b[96:128], q.TokenIn)
+	eip712.PutAddress(b[128:160], q.TokenOut)
+	eip712.PutUint(b[160:192], q.AmountIn)
+	eip712.PutUint(b[192:224], q.AmountOut)
+	eip712.PutUint(b[224:256], q.Expiry)
+	eip712.PutUint(b[256:288], q.Salt)
+	return h.Sum(len(b))
 }
 
-func (h *hasher) separator(chainID *big.Int, escrow common.Address) [32]byte {
-	b := h.buf[:5*32]
+func separator(h eip712.Hasher, chainID *big.Int, escrow common.Address) [32]byte {
+	b := h.Words(5)
 	copy(b[0:32], domainTypeHash[:])
 	copy(b[32:64], nameHash[:])
 	copy(b[64:96], versionHash[:])
-	putUint(b[96:128], chainID)
-	putAddress(b[128:160], escrow)
-	return h.sum(len(b))
+	eip712.PutUint(b[96:128], chainID)
+	eip712.PutAddress(b[128:160], escrow)
+	return h.Sum(len(b))
 }
 
 // QuoteHash returns hashStruct(Quote) = keccak256(QUOTE_TYPEHASH ‖ fields),
 // equal to RfqEscrow.hashQuote(q): the quoteHash a funding must name.
 func QuoteHash(q *Quote) [32]byte {
-	h := hashers.Get().(*hasher)
-	defer hashers.Put(h)
-	return h.quoteHash(q)
+	h := eip712.NewHasher()
+	defer h.Release()
+	return quoteHash(h, q)
 }
 
 // DomainSeparator returns the escrow's EIP-712 domain separator, equal to
 // RfqEscrow.DOMAIN_SEPARATOR() on chain chainID.
 func DomainSeparator(chainID *big.Int, escrow common.Address) [32]byte {
-	h := hashers.Get().(*hasher)
-	defer hashers.Put(h)
-	return h.separator(chainID, escrow)
+	h := eip712.NewHasher()
+	defer h.Release()
+	return separator(h, chainID, escrow)
 }
 
 // Digest returns keccak256("\x19\x01" ‖ domainSeparator ‖ QuoteHash(q)), the
 // digest the maker signs, equal to RfqEscrow.quoteDigest(q).
 func Digest(chainID *big.Int, escrow common.Address, q *Quote) [32]byte {
-	h := hashers.Get().(*hasher)
-	defer hashers.Put(h)
-	sep := h.separator(chainID, escrow)
-	qh := h.quoteHash(q)
-	b := h.buf[:66]
+	h := eip712.NewHasher()
+	defer h.Release()
+	sep := separator(h, chainID, escrow)
+	qh := quoteHash(h, q)
+	b := h.Words(3)[:66]
 	b[0], b[1] = 0x19, 0x01
 	copy(b[2:34], sep[:])
 	copy(b[34:66], qh[:])
-	return h.sum(66)
+	return h.Sum(66)
 }
 
 // Sign signs digest with key: 65 bytes r ‖ s ‖ v, v ∈ {27, 28}, low s
@@ -277,11 +241,11 @@ func Verify(chainID *big.Int, escrow common.Address, q *Quote, sig []byte) error
 // abi.encode); since the escrow accepts each quoteHash once, it is unique per
 // escrowed quote. A nil nonce encodes as zero.
 func ExecutionID(quoteHash [32]byte, taker common.Address, nonce *big.Int) [32]byte {
-	h := hashers.Get().(*hasher)
-	defer hashers.Put(h)
-	b := h.buf[:3*32]
+	h := eip712.NewHasher()
+	defer h.Release()
+	b := h.Words(3)
 	copy(b[0:32], quoteHash[:])
-	putAddress(b[32:64], taker)
-	putUint(b[64:96], nonce)
-	return h.sum(len(b))
+	eip712.PutAddress(b[32:64], taker)
+	eip712.PutUint(b[64:96], nonce)
+	return h.Sum(len(b))
 }
