@@ -105,7 +105,7 @@ func (e *Engine) compact() error {
 	return nil
 }
 
-// Checkpoint writes a consistent copy of the store to dir for backup.
-func (e *Engine) Checkpoint(dir string) (uint64, error) {
-	return e.store.Checkpoint(dir)
+// Backup writes a checkpoint of the store under <dataDir>/snapshots.
+func (e *Engine) Backup(now time.Time) (snapshot.Backup, error) {
+	return e.store.Backup(e.cfg.DataDir, now)
 }

@@ -231,49 +231,39 @@ func (e *Engine) Close() error {
 	return e.closeErr
 }
 
-// Exec runs a command on an account and waits for its durable reply.
+// Exec runs a command on an account and waits for its durable reply. If
+// ctx ends first the command may still complete (its reply is dropped); the
+// caller answers 503 and an idempotent retry finds the outcome.
 func (e *Engine) Exec(ctx context.Context, acct string, req domain.Request) (domain.Outcome, error) {
 	done := make(chan domain.Outcome, 1)
-	if err := e.send(acct, execMsg{req: req, done: done}, false); err != nil {
-		return domain.Outcome{}, err
-	}
-	select {
-	case out := <-done:
-		return out, nil
-	case <-ctx.Done():
-		// The command may still complete; its reply is dropped. The
-		// caller answers 503 and an idempotent retry finds the outcome.
-		return domain.Outcome{}, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
-	}
+	return request(ctx, e, acct, false, done, execMsg{req: req, done: done})
 }
 
 // Ask answers a query from an account's committed state.
 func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.Reply, error) {
 	done := make(chan domain.Reply, 1)
-	if err := e.send(acct, askMsg{q: q, done: done}, false); err != nil {
-		return domain.Reply{}, err
+	return request(ctx, e, acct, false, done, askMsg{q: q, done: done})
+}
+
+// CreateAccount creates a new account with a fresh id.
+func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
+	c.ID, c.Env = e.NewID("acct_"), e.cfg.Env
+	done := make(chan domain.Outcome, 1)
+	return request(ctx, e, c.ID, true, done, execMsg{req: domain.Request{Cmd: c}, done: done})
+}
+
+// request sends msg, which carries done (one slot), and waits for the reply
+// or the end of ctx.
+func request[T any](ctx context.Context, e *Engine, acct string, create bool, done <-chan T, msg any) (T, error) {
+	var zero T
+	if err := e.send(acct, msg, create); err != nil {
+		return zero, err
 	}
 	select {
 	case r := <-done:
 		return r, nil
 	case <-ctx.Done():
-		return domain.Reply{}, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
-	}
-}
-
-// CreateAccount creates a new account with a fresh id.
-func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
-	c.ID = e.NewID("acct_")
-	c.Env = e.cfg.Env
-	done := make(chan domain.Outcome, 1)
-	if err := e.send(c.ID, execMsg{req: domain.Request{Cmd: c}, done: done}, true); err != nil {
-		return domain.Outcome{}, err
-	}
-	select {
-	case out := <-done:
-		return out, nil
-	case <-ctx.Done():
-		return domain.Outcome{}, ctx.Err()
+		return zero, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
 	}
 }
 

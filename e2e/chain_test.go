@@ -7,6 +7,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"io"
 	"math/big"
 	"net/http"
@@ -55,7 +56,7 @@ func jsDir(t testing.TB) string {
 }
 
 func installJS() (string, error) {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return "", err
 	}

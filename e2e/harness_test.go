@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fxd-labs/fxd/internal/repo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ var fxdBin string
 func TestMain(m *testing.M) { os.Exit(runMain(m)) }
 
 func runMain(m *testing.M) int {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
@@ -85,25 +86,6 @@ func probeServeFlag(name, value string) bool {
 	cmd.Env = cleanEnv()
 	out, _ := cmd.CombinedOutput()
 	return !strings.Contains(string(out), "flag provided but not defined")
-}
-
-// repoRoot walks up from the working directory to the directory holding
-// go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // cleanEnv is the environment without SVC_* variables, which fxd reads as

@@ -9,9 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/pprof"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,6 +16,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/snapshot"
 )
 
 // maxAdminBody bounds admin request bodies.
@@ -212,61 +210,22 @@ func (a *Admin) revokeKey(w http.ResponseWriter, r *http.Request) {
 	a.exec(w, r, k.Account, domain.RevokeKey{KeyID: k.ID})
 }
 
-// SnapshotView describes one checkpoint.
-type SnapshotView struct {
-	Name      string `json:"name"`
-	Path      string `json:"path"`
-	Index     uint64 `json:"index,omitempty"`
-	CreatedAt string `json:"created_at"`
-}
-
 func (a *Admin) createSnapshot(w http.ResponseWriter, r *http.Request) {
-	now := time.Now().UTC()
-	name := now.Format("20060102T150405.000000000Z")
-	dir := filepath.Join(a.dataDir, "snapshots", name)
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
-		return
-	}
-	idx, err := a.engine.Checkpoint(dir)
+	b, err := a.engine.Backup(time.Now())
 	if err != nil {
 		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
 		return
 	}
-	adminJSON(w, 201, SnapshotView{Name: name, Path: dir, Index: idx, CreatedAt: domain.RFC3339(now)})
+	adminJSON(w, 201, b)
 }
 
 func (a *Admin) listSnapshots(w http.ResponseWriter, r *http.Request) {
-	list, err := ListSnapshots(a.dataDir)
+	list, err := snapshot.ListBackups(a.dataDir)
 	if err != nil {
 		adminError(w, domain.ErrUnavailable("snapshot: %v", err))
 		return
 	}
 	adminJSON(w, 200, map[string]any{"data": list})
-}
-
-// ListSnapshots lists the checkpoints under dataDir/snapshots, newest first.
-func ListSnapshots(dataDir string) ([]SnapshotView, error) {
-	entries, err := os.ReadDir(filepath.Join(dataDir, "snapshots"))
-	if os.IsNotExist(err) {
-		return []SnapshotView{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := []SnapshotView{}
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, SnapshotView{Name: e.Name(), Path: filepath.Join(dataDir, "snapshots", e.Name()), CreatedAt: domain.RFC3339(info.ModTime())})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name > out[j].Name })
-	return out, nil
 }
 
 // metrics writes Prometheus text format.

@@ -2,7 +2,6 @@ package httpd
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -35,10 +34,7 @@ func (s *Server) getHealth(rc *reqCtx) {
 	if !s.engine.Ready() {
 		v.Status, status = "recovering", 503
 	}
-	b, _ := json.Marshal(v)
-	rc.ctx.SetStatusCode(status)
-	rc.ctx.SetContentType("application/json")
-	rc.ctx.SetBody(b)
+	writeJSON(rc, status, v)
 }
 
 func (s *Server) getTime(rc *reqCtx) {

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"syscall"
 	"time"
 
-	"github.com/fxd-labs/fxd/domain"
-	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/snapshot"
 )
 
@@ -30,7 +26,7 @@ func runSnapshot(args []string) error {
 	dir := dataDir.Value.String()
 	switch args[0] {
 	case "list":
-		list, err := httpd.ListSnapshots(dir)
+		list, err := snapshot.ListBackups(dir)
 		if err != nil {
 			return err
 		}
@@ -57,19 +53,11 @@ func snapshotOffline(dataDir string) error {
 		return err
 	}
 	defer st.Close()
-	now := time.Now().UTC()
-	name := now.Format("20060102T150405.000000000Z")
-	dst := filepath.Join(dataDir, "snapshots", name)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	idx, err := st.Checkpoint(dst)
+	b, err := st.Backup(dataDir, time.Now())
 	if err != nil {
 		return err
 	}
-	b, _ := json.Marshal(httpd.SnapshotView{Name: name, Path: dst, Index: idx, CreatedAt: domain.RFC3339(now)})
-	fmt.Println(string(b))
-	return nil
+	return printJSON(b)
 }
 
 // isConnRefused tells "no service is running" from a real failure.
