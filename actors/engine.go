@@ -35,6 +35,9 @@ type Config struct {
 	Logger *slog.Logger
 	// WAL tunes the log; zero values take its defaults.
 	WAL wal.Options
+	// OnOrder, if set, is called with every order row once it is durable,
+	// on the order actor's goroutine: it must not block.
+	OnOrder func(*domain.Order)
 }
 
 func (c *Config) defaults() {
@@ -185,6 +188,15 @@ func (e *Engine) PutMeta(key, value string) error {
 // MetaChainGenesis is the meta key of the bound chain's genesis hash.
 const MetaChainGenesis = "chain_genesis"
 
+// SetOrderHook sets Config.OnOrder. Call it before Recover: no order actor
+// runs before then.
+func (e *Engine) SetOrderHook(fn func(*domain.Order)) {
+	if e.ready.Load() {
+		panic("actors: SetOrderHook after Recover")
+	}
+	e.cfg.OnOrder = fn
+}
+
 // Ready reports whether the engine serves.
 func (e *Engine) Ready() bool { return e.ready.Load() }
 
@@ -259,11 +271,17 @@ func request[T any](ctx context.Context, e *Engine, acct string, create bool, do
 	if err := e.send(acct, msg, create); err != nil {
 		return zero, err
 	}
+	return await(ctx, acct, done)
+}
+
+// await waits for the reply on done or the end of ctx.
+func await[T any](ctx context.Context, id string, done <-chan T) (T, error) {
 	select {
 	case r := <-done:
 		return r, nil
 	case <-ctx.Done():
-		return zero, fmt.Errorf("actors: account %s: %w", acct, ctx.Err())
+		var zero T
+		return zero, fmt.Errorf("actors: %s: %w", id, ctx.Err())
 	}
 }
 
@@ -277,23 +295,35 @@ var ErrBusy = errors.New("actors: busy")
 // it is not in memory. create allows activating an account that does not
 // exist yet (only CreateAccount does).
 func (e *Engine) send(acct string, msg any, create bool) error {
+	return e.sendTo(acct, msg, func() (*entry, error) { return e.activate(acct, create) })
+}
+
+// sendTo delivers msg to entity id's actor, calling activate (with the
+// shard lock held, so one entity is never activated twice) if it is not in
+// memory.
+func (e *Engine) sendTo(id string, msg any, activate func() (*entry, error)) error {
 	if !e.ready.Load() {
 		return ErrNotReady
 	}
-	sh := e.reg.shard(acct)
+	sh := e.reg.shard(id)
 	sh.mu.Lock()
-	en := sh.m[acct]
+	en := sh.m[id]
 	if en == nil {
+		if e.reg.active() >= MaxActiveAccounts {
+			sh.mu.Unlock()
+			return fmt.Errorf("%w: %d entities active", ErrBusy, MaxActiveAccounts)
+		}
 		var err error
-		if en, err = e.activate(acct, create); err != nil {
+		if en, err = activate(); err != nil {
 			sh.mu.Unlock()
 			return err
 		}
-		sh.m[acct] = en
+		sh.m[id] = en
+		e.reg.add(1)
 	}
 	if atomic.LoadInt64(&en.inflight) >= e.cfg.MaxInflight {
 		sh.mu.Unlock()
-		return fmt.Errorf("%w: account %s has %d messages waiting", ErrBusy, acct, e.cfg.MaxInflight)
+		return fmt.Errorf("%w: %s has %d messages waiting", ErrBusy, id, e.cfg.MaxInflight)
 	}
 	atomic.AddInt64(&en.inflight, 1)
 	sh.mu.Unlock()
@@ -301,12 +331,8 @@ func (e *Engine) send(acct string, msg any, create bool) error {
 	return nil
 }
 
-// activate loads an account from the store and spawns its actor. Called
-// with the shard lock held, so one account is never activated twice.
+// activate loads an account from the store and spawns its actor.
 func (e *Engine) activate(acct string, create bool) (*entry, error) {
-	if e.reg.active() >= MaxActiveAccounts {
-		return nil, fmt.Errorf("%w: %d accounts active", ErrBusy, MaxActiveAccounts)
-	}
 	st, ok, err := e.store.LoadAccount(acct, e.cfg.Clock())
 	if err != nil {
 		e.fatal(err)
@@ -320,7 +346,6 @@ func (e *Engine) activate(acct string, create bool) (*entry, error) {
 	en := &entry{}
 	a := &accountActor{e: e, id: acct, entry: en, spec: st, committed: st.Clone()}
 	en.pid = e.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
-	e.reg.add(1)
 	return en, nil
 }
 
@@ -338,7 +363,7 @@ func (e *Engine) unregister(acct string, en *entry) bool {
 	return true
 }
 
-// ActiveAccounts is the number of account actors in memory.
+// ActiveAccounts is the number of entity actors (accounts and orders) in memory.
 func (e *Engine) ActiveAccounts() int { return e.reg.active() }
 
 // fatal ends the process on a storage error: the log is the truth, and the

@@ -73,3 +73,40 @@ func ErrInProgress() *Error {
 func ErrKeyReused() *Error {
 	return newErr(422, CodeIdempotencyKeyReused, "this Idempotency-Key was used with a different request body")
 }
+
+// More of the contract's codes, used by the FX flow.
+const (
+	CodeFundingNotVerified = "funding_not_verified"
+	CodeQuoteExpired       = "quote_expired"
+	CodeNoQuoteAvailable   = "no_quote_available"
+)
+
+// The exact messages of SPEC.md's 403 permission refusal.
+const (
+	MsgNotPermittedSwap = "Source wallet is not permitted for swap"
+	MsgNotPermittedPay  = "Source wallet is not permitted for pay"
+)
+
+// ErrNotPermitted is 403 not_permitted with one of SPEC.md's exact messages
+// (MsgNotPermittedSwap, MsgNotPermittedPay).
+func ErrNotPermitted(msg string) *Error { return &Error{Status: 403, Code: CodeNotPermitted, Message: msg} }
+
+// ErrBadSignature is 400 invalid_signature.
+func ErrBadSignature(format string, args ...any) *Error {
+	return newErr(400, CodeInvalidSignature, format, args...)
+}
+
+// ErrFundingNotVerified is 400 funding_not_verified.
+func ErrFundingNotVerified(format string, args ...any) *Error {
+	return newErr(400, CodeFundingNotVerified, format, args...)
+}
+
+// ErrQuoteExpired is 409 quote_expired.
+func ErrQuoteExpired(id string) *Error {
+	return newErr(409, CodeQuoteExpired, "quote %s expired before it was accepted", id)
+}
+
+// ErrNoQuote is 502 no_quote_available.
+func ErrNoQuote(format string, args ...any) *Error {
+	return newErr(502, CodeNoQuoteAvailable, format, args...)
+}

@@ -84,6 +84,9 @@ type Order struct {
 	RefundTxHash  string
 	FailureReason string
 	Signing       []byte // the JSON "signing" object the host built at accept
+	// Signature is the caller's Permit2 signature of an amm order (0x hex),
+	// kept from submit so the relay resumes after a restart.
+	Signature string
 	// EventID is the id of the fx.order.settled/failed/refunded event, set
 	// once by the transition into that state; replays keep it.
 	EventID   string
@@ -95,13 +98,16 @@ type Order struct {
 // exist yet.
 type OrderState struct {
 	Order *Order // nil until created
+	// Idem holds the stored answers of requests aimed at this order, by
+	// IdemRecord.Scope (at most MaxIdemPerOrder live ones).
+	Idem map[string]*IdemRecord
 }
 
 // NewOrderState returns an empty order entity.
 func NewOrderState() *OrderState { return &OrderState{} }
 
 // Clone copies the state; rows are shared, they are immutable.
-func (s *OrderState) Clone() *OrderState { return &OrderState{Order: s.Order} }
+func (s *OrderState) Clone() *OrderState { return &OrderState{Order: s.Order, Idem: s.cloneIdem()} }
 
 // Apply writes one order row (the payload of an EvOrderPut event). It is
 // total for every row Decide produces; a row that does not follow the
@@ -166,7 +172,8 @@ func MarshalOrder(dst []byte, o *Order) []byte {
 	dst = appendBytes(dst, 17, o.Signing)
 	dst = appendString(dst, 18, o.EventID)
 	dst = appendTime(dst, 19, o.CreatedAt)
-	return appendTime(dst, 20, o.UpdatedAt)
+	dst = appendTime(dst, 20, o.UpdatedAt)
+	return appendString(dst, 21, o.Signature)
 }
 
 // UnmarshalOrder decodes an order row; it never panics on bad input and
@@ -217,6 +224,8 @@ func UnmarshalOrder(b []byte) (*Order, error) {
 			o.CreatedAt = v.time()
 		case 20:
 			o.UpdatedAt = v.time()
+		case 21:
+			o.Signature = string(v.b)
 		}
 		return err
 	})

@@ -32,13 +32,30 @@ type CreateOrder struct {
 }
 
 // SubmitAMMSignature is POST /fx/orders/{id}/submit {signature} on an amm
-// order. The host has already recovered the signature to the order's signer
-// (400 invalid_signature otherwise) and hands it to the relayer once the
-// resulting event is durable.
-type SubmitAMMSignature struct{ Signature string }
+// order. The host recovers the signature against the order's typed data
+// first and says so in Verified; an unverified signature is 400
+// invalid_signature and nothing is relayed. The row keeps the signature so
+// the relay can be resumed after a restart.
+type SubmitAMMSignature struct {
+	Signature string // 0x-prefixed hex, 65 bytes
+	Verified  bool
+}
+
+// AcceptQuote is POST /fx/quotes/{id}/accept, sent to the order whose id
+// derives from the quote's, so accepting twice lands on the same entity.
+// An existing order of the same account is returned as it is (200, even
+// after the quote expired); otherwise the host's Refusal (quote expired or
+// unknown, account or wallet not permitted) is the answer, else Create runs.
+type AcceptQuote struct {
+	Account string
+	Create  CreateOrder
+	Refusal *Error
+}
 
 // RelayMined reports the relayed amm order tx as mined: Success with the
-// actual AmountOut (from the logs), or reverted with a Reason.
+// actual AmountOut (from the logs), or reverted with a Reason. A relay the
+// chain refused before broadcast (gas estimation reverted) fails with no
+// TxHash.
 type RelayMined struct {
 	TxHash    string
 	Success   bool
@@ -57,12 +74,13 @@ type SubmitRFQTx struct {
 
 // The statuses of SubmitRFQTx.
 const (
-	RFQTxVerified = "verified"
-	RFQTxPending  = "pending"
+	RFQTxVerified    = "verified"
+	RFQTxPending     = "pending"
+	RFQTxNotVerified = "not_verified" // mined without the QuoteEscrowed log
 )
 
-// FundingVerified is the chain watcher seeing the pending rfq funding tx
-// mined with its QuoteEscrowed log.
+// FundingVerified is the chain watcher seeing the order's QuoteEscrowed
+// log mined, whether or not the caller submitted the tx hash first.
 type FundingVerified struct{ TxHash string }
 
 // MakerSettled is the rfq maker's settlement tx mined.
@@ -78,6 +96,7 @@ type MakerMissed struct{ RefundTxHash string }
 type ExpireOrder struct{}
 
 func (CreateOrder) orderCommandName() string        { return "create_order" }
+func (AcceptQuote) orderCommandName() string        { return "accept_quote" }
 func (SubmitAMMSignature) orderCommandName() string { return "submit_amm_signature" }
 func (RelayMined) orderCommandName() string         { return "relay_mined" }
 func (SubmitRFQTx) orderCommandName() string        { return "submit_rfq_tx" }
@@ -92,6 +111,7 @@ const (
 	ReasonExpired       = "order deadline passed before funding"
 	ReasonMakerMissed   = "maker did not settle before the settlement deadline; escrow refunded"
 	maxReasonRunes      = 200
+	maxSignatureChars   = 2 + 2*65
 )
 
 // Decide validates cmd against the order and returns the new rows, oldest
@@ -101,8 +121,20 @@ const (
 // invalid_request for a malformed command or a caller submit that does not
 // fit the order's route, 404 for a command to an order that does not exist.
 func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error) {
-	if c, ok := cmd.(CreateOrder); ok {
+	switch c := cmd.(type) {
+	case CreateOrder:
 		return s.createOrder(c, env)
+	case AcceptQuote:
+		if s.Order != nil {
+			if s.Order.Account != c.Account {
+				return nil, Reply{}, ErrNotFound("quote")
+			}
+			return nil, jsonReply(200, ViewOrder(s.Order)), nil
+		}
+		if c.Refusal != nil {
+			return nil, Reply{}, c.Refusal
+		}
+		return s.createOrder(c.Create, env)
 	}
 	o := s.Order
 	if o == nil {
@@ -122,16 +154,27 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 		if strings.TrimSpace(c.Signature) == "" {
 			return nil, Reply{}, ErrInvalid("signature is required")
 		}
-		return reply(o.next(env, OrderAwaitingFunding, nil))
+		if !c.Verified {
+			return nil, Reply{}, ErrBadSignature("signature does not recover to the order's signer %s", o.Signer)
+		}
+		if len(c.Signature) > maxSignatureChars {
+			return nil, Reply{}, ErrInvalid("signature is too long")
+		}
+		sig := c.Signature
+		return reply(o.next(env, OrderAwaitingFunding, func(n *Order) { n.Signature = sig }))
 	case RelayMined:
 		if err := o.needRoute(RouteAMM, OrderAwaitingFunding); err != nil {
 			return nil, Reply{}, err
 		}
-		txHash, err := normTxHash("tx_hash", c.TxHash)
-		if err != nil {
-			return nil, Reply{}, err
-		}
 		if !c.Success {
+			txHash := ""
+			if c.TxHash != "" {
+				h, err := normTxHash("tx_hash", c.TxHash)
+				if err != nil {
+					return nil, Reply{}, err
+				}
+				txHash = h
+			}
 			reason := c.Reason
 			if reason == "" {
 				reason = ReasonRelayReverted
@@ -140,6 +183,10 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 				return nil, Reply{}, err
 			}
 			return reply(o.next(env, OrderFailed, func(n *Order) { n.TxHash, n.FailureReason = txHash, reason }))
+		}
+		txHash, err := normTxHash("tx_hash", c.TxHash)
+		if err != nil {
+			return nil, Reply{}, err
 		}
 		if c.AmountOut == nil || c.AmountOut.Sign() <= 0 || c.AmountOut.Cmp(o.MinAmountOut) < 0 {
 			return nil, Reply{}, ErrInvalid("amount_out must be at least min_amount_out %s", o.MinAmountOut)
@@ -153,14 +200,21 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 		if o.Route != RouteRFQ {
 			return nil, Reply{}, ErrInvalid("order %s is routed amm: submit signature, not tx_hash", o.ID)
 		}
-		if err := o.need(OrderAccepted, OrderAwaitingFunding); err != nil {
-			return nil, Reply{}, err
-		}
 		txHash, err := normTxHash("tx_hash", c.TxHash)
 		if err != nil {
 			return nil, Reply{}, err
 		}
+		if o.TxHash == txHash && o.State != OrderAccepted && o.State != OrderAwaitingFunding && c.Status == RFQTxVerified {
+			// The watcher saw the funding first: the caller's submit of the
+			// same transaction is an answer, not a conflict.
+			return nil, jsonReply(200, ViewOrder(o)), nil
+		}
+		if err := o.need(OrderAccepted, OrderAwaitingFunding); err != nil {
+			return nil, Reply{}, err
+		}
 		switch c.Status {
+		case RFQTxNotVerified:
+			return nil, Reply{}, ErrFundingNotVerified("transaction %s is mined without the QuoteEscrowed log of order %s", txHash, o.ID)
 		case RFQTxVerified: // funds are in escrow: the chain checked the deadline
 			return reply(o.next(env, OrderFunded, func(n *Order) { n.TxHash = txHash }))
 		case RFQTxPending:
@@ -173,8 +227,8 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 			return reply(o.next(env, OrderAwaitingFunding, func(n *Order) { n.TxHash = txHash }))
 		}
 		return nil, Reply{}, ErrInvalid("status must be verified or pending")
-	case FundingVerified:
-		if err := o.needRoute(RouteRFQ, OrderAwaitingFunding); err != nil {
+	case FundingVerified: // the caller may fund without submitting the hash
+		if err := o.needRoute(RouteRFQ, OrderAccepted, OrderAwaitingFunding); err != nil {
 			return nil, Reply{}, err
 		}
 		txHash, err := normTxHash("tx_hash", c.TxHash)

@@ -3,6 +3,7 @@ package domain
 import (
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,9 +46,9 @@ func orderCases(route string) []orderCase {
 	}
 	if route == RouteAMM {
 		return append(all,
-			orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig"}, now: tIn,
-				from: map[string][]step{OrderAccepted: {{OrderAwaitingFunding, nil}}}},
-			orderCase{name: "amm_signature_late", cmd: SubmitAMMSignature{Signature: "0xsig"}, now: tLate, from: none},
+			orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tIn,
+				from: map[string][]step{OrderAccepted: {{OrderAwaitingFunding, func(o *Order) { o.Signature = "0xsig" }}}}},
+			orderCase{name: "amm_signature_late", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tLate, from: none},
 			orderCase{name: "relay_ok", cmd: relayOK, now: tLate, from: map[string][]step{OrderAwaitingFunding: {
 				{OrderFunded, setTx(hashOther)}, {OrderSettling, nil},
 				{OrderSettled, func(o *Order) { o.AmountOut = bi("1150300000") }},
@@ -72,6 +73,7 @@ func orderCases(route string) []orderCase {
 		}},
 		orderCase{name: "rfq_pending_late", cmd: SubmitRFQTx{TxHash: hashOther, Status: RFQTxPending}, now: tLate, from: none},
 		orderCase{name: "funding_verified", cmd: FundingVerified{TxHash: hashFund}, now: tLate, from: map[string][]step{
+			OrderAccepted:        {{OrderFunded, setTx(hashFund)}},
 			OrderAwaitingFunding: {{OrderFunded, setTx(hashFund)}},
 		}},
 		orderCase{name: "maker_settled", cmd: MakerSettled{TxHash: hashMaker}, now: tLate, from: map[string][]step{
@@ -80,7 +82,7 @@ func orderCases(route string) []orderCase {
 		orderCase{name: "maker_missed", cmd: MakerMissed{RefundTxHash: hashRefnd}, now: tLate, from: map[string][]step{
 			OrderFunded: {{OrderRefunded, func(o *Order) { o.RefundTxHash, o.FailureReason = hashRefnd, ReasonMakerMissed }}},
 		}},
-		orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig"}, now: tIn, from: none, refusedCode: CodeInvalidRequest},
+		orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tIn, from: none, refusedCode: CodeInvalidRequest},
 		orderCase{name: "relay_ok", cmd: relayOK, now: tIn, from: none},
 		orderCase{name: "relay_revert", cmd: relayBad, now: tIn, from: none},
 	)
@@ -195,12 +197,13 @@ func TestOrderAMMHappyPath(t *testing.T) {
 	c := newClock()
 	rows, s := runOrder(t, c, []OrderCommand{
 		createOrderCmd(RouteAMM),
-		SubmitAMMSignature{Signature: "0xsig"},
+		SubmitAMMSignature{Signature: "0xsig", Verified: true},
 		RelayMined{TxHash: "0x" + "AB" + hashOther[4:], Success: true, AmountOut: bi("1150260000")},
 	}, []time.Time{t0, tIn, tIn.Add(4 * time.Second)})
 	require.Equal(t, []string{OrderAccepted, OrderAwaitingFunding, OrderFunded, OrderSettling, OrderSettled}, states(rows))
 	want := acceptedRow(RouteAMM)
 	want.State, want.TxHash, want.AmountOut, want.EventID = OrderSettled, "0xab"+hashOther[4:], bi("1150260000"), "evt_000001"
+	want.Signature = "0xsig"
 	want.UpdatedAt = tIn.Add(4 * time.Second)
 	require.Equal(t, want, s.Order)
 	require.Equal(t, rows[len(rows)-1], s.Order)
@@ -244,7 +247,7 @@ func TestOrderRFQHappyPaths(t *testing.T) {
 func TestOrderFailurePaths(t *testing.T) {
 	t.Run("amm revert", func(t *testing.T) {
 		rows, s := runOrder(t, newClock(), []OrderCommand{
-			createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "0xsig"}, RelayMined{TxHash: hashOther},
+			createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "0xsig", Verified: true}, RelayMined{TxHash: hashOther},
 		}, []time.Time{t0, tIn, tIn})
 		require.Equal(t, []string{OrderAccepted, OrderAwaitingFunding, OrderFailed}, states(rows))
 		require.Equal(t, ReasonRelayReverted, s.Order.FailureReason)
@@ -262,7 +265,7 @@ func TestOrderFailurePaths(t *testing.T) {
 		})
 	}
 	t.Run("amm expiry while awaiting relay", func(t *testing.T) {
-		rows, _ := runOrder(t, newClock(), []OrderCommand{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "s"}, ExpireOrder{}},
+		rows, _ := runOrder(t, newClock(), []OrderCommand{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "s", Verified: true}, ExpireOrder{}},
 			[]time.Time{t0, ordDeadline, tLate})
 		require.Equal(t, OrderExpired, rows[len(rows)-1].State)
 	})
@@ -270,7 +273,7 @@ func TestOrderFailurePaths(t *testing.T) {
 		s := orderAt(RouteAMM, OrderAccepted)
 		_, _, err := s.Decide(ExpireOrder{}, Env{Now: ordDeadline})
 		require.Equal(t, CodeInvalidState, err.Code, "at the deadline the order is still live")
-		rows, _, err := s.Decide(SubmitAMMSignature{Signature: "s"}, Env{Now: ordDeadline})
+		rows, _, err := s.Decide(SubmitAMMSignature{Signature: "s", Verified: true}, Env{Now: ordDeadline})
 		require.Nil(t, err)
 		require.Len(t, rows, 1)
 	})
@@ -337,7 +340,7 @@ func TestOrderCommandValidation(t *testing.T) {
 		route, state string
 		cmd          OrderCommand
 	}{
-		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: " "}},
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: " ", Verified: true}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: "0x12", Success: true, AmountOut: bi("1150250000")}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: hashOther, Success: true}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: hashOther, Success: true, AmountOut: bi("1144498749")}},
@@ -408,4 +411,70 @@ func TestOrderApplyPanicsOnBrokenInvariants(t *testing.T) {
 	for name, tc := range cases {
 		require.Panics(t, func() { tc.s.Apply(tc.row) }, name)
 	}
+}
+
+// TestOrderSubmitRefusals: an unverified amm signature and an rfq tx mined
+// without its QuoteEscrowed log are 400s that leave the order as it is.
+func TestOrderSubmitRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		route, code string
+		cmd         OrderCommand
+	}{
+		{RouteAMM, CodeInvalidSignature, SubmitAMMSignature{Signature: "0xsig"}},
+		{RouteRFQ, CodeFundingNotVerified, SubmitRFQTx{TxHash: hashFund, Status: RFQTxNotVerified}},
+	} {
+		s := orderAt(tc.route, OrderAccepted)
+		rows, _, err := s.Decide(tc.cmd, fixedEnv(t, tIn))
+		require.Empty(t, rows)
+		require.NotNil(t, err)
+		require.Equal(t, 400, err.Status)
+		require.Equal(t, tc.code, err.Code)
+	}
+}
+
+// TestAcceptQuote: accepting creates the order once; accepting again
+// returns it unchanged (even with a refusal attached, e.g. the quote has
+// expired since); another account gets 404; a refusal without an order is
+// the answer.
+func TestAcceptQuote(t *testing.T) {
+	create := createOrderCmd(RouteAMM)
+	s := NewOrderState()
+	refused := ErrQuoteExpired("q_000001")
+	rows, _, err := s.Decide(AcceptQuote{Account: create.Account, Refusal: refused}, fixedEnv(t, t0))
+	require.Empty(t, rows)
+	require.Equal(t, refused, err)
+
+	rows, rep, err := s.Decide(AcceptQuote{Account: create.Account, Create: create}, fixedEnv(t, t0))
+	require.Nil(t, err)
+	require.Len(t, rows, 1)
+	s.ApplyAll(rows)
+
+	again, rep2, err := s.Decide(AcceptQuote{Account: create.Account, Refusal: refused}, fixedEnv(t, tIn))
+	require.Nil(t, err)
+	require.Empty(t, again)
+	require.Equal(t, rep, rep2)
+
+	_, _, err = s.Decide(AcceptQuote{Account: "acct_other", Create: create}, fixedEnv(t, tIn))
+	require.NotNil(t, err)
+	require.Equal(t, CodeNotFound, err.Code)
+}
+
+// TestRFQSubmitAfterWatcher: the watcher may fund the order before the
+// caller submits its tx hash; the same verified hash then answers 200 with
+// the order, another hash is still a conflict.
+func TestRFQSubmitAfterWatcher(t *testing.T) {
+	s := orderAt(RouteRFQ, OrderAccepted)
+	rows, _, err := s.Decide(FundingVerified{TxHash: hashFund}, fixedEnv(t, tIn))
+	require.Nil(t, err)
+	s.ApplyAll(rows)
+	rows, rep, err := s.Decide(SubmitRFQTx{TxHash: strings.ToUpper(hashFund[2:4]) + hashFund[4:], Status: RFQTxVerified}, fixedEnv(t, tIn))
+	require.NotNil(t, err, "a malformed hash is still refused")
+	require.Empty(t, rows)
+	rows, rep, err = s.Decide(SubmitRFQTx{TxHash: hashFund, Status: RFQTxVerified}, fixedEnv(t, tIn))
+	require.Nil(t, err)
+	require.Empty(t, rows)
+	require.Equal(t, s.View(), rep)
+	_, _, err = s.Decide(SubmitRFQTx{TxHash: hashOther, Status: RFQTxVerified}, fixedEnv(t, tIn))
+	require.NotNil(t, err)
+	require.Equal(t, CodeInvalidState, err.Code)
 }

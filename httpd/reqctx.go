@@ -26,20 +26,36 @@ type reqCtx struct {
 // exec runs a command on the caller's account, with the request's
 // Idempotency-Key if it has one, and writes the reply.
 func (rc *reqCtx) exec(cmd domain.Command) {
-	req := domain.Request{Cmd: cmd}
-	if raw := rc.ctx.Request.Header.Peek("Idempotency-Key"); raw != nil {
-		if !validIdemKey(raw) {
-			writeError(rc.ctx, domain.ErrInvalid("Idempotency-Key must be 1 to 255 printable ASCII characters"))
-			return
-		}
-		req.Idem = &domain.IdemRequest{
-			Scope:    domain.IdemScope(rc.key.ID, rc.route.Method, string(rc.ctx.Path()), string(raw)),
-			BodyHash: sha256.Sum256(rc.ctx.Request.Body()),
-		}
+	idem, ok := rc.idem()
+	if !ok {
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	out, err := rc.s.engine.Exec(ctx, rc.key.Account, req)
+	out, err := rc.s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: cmd, Idem: idem})
+	rc.writeOutcome(out, err)
+}
+
+// idem reads the Idempotency-Key: nil without one; ok is false when it is
+// malformed and the 400 is written.
+func (rc *reqCtx) idem() (*domain.IdemRequest, bool) {
+	raw := rc.ctx.Request.Header.Peek("Idempotency-Key")
+	if raw == nil {
+		return nil, true
+	}
+	if !validIdemKey(raw) {
+		writeError(rc.ctx, domain.ErrInvalid("Idempotency-Key must be 1 to 255 printable ASCII characters"))
+		return nil, false
+	}
+	return &domain.IdemRequest{
+		Scope:    domain.IdemScope(rc.key.ID, rc.route.Method, string(rc.ctx.Path()), string(raw)),
+		BodyHash: sha256.Sum256(rc.ctx.Request.Body()),
+	}, true
+}
+
+// writeOutcome writes an entity's answer (marking a replay) or the
+// engine's failure.
+func (rc *reqCtx) writeOutcome(out domain.Outcome, err error) {
 	if err != nil {
 		rc.engineError(err)
 		return

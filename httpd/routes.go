@@ -54,11 +54,11 @@ func (s *Server) routes() []route {
 		{Method: "GET", Path: "/openapi.json", OperationID: "getOpenAPI", Summary: "This document", OK: 200, Result: "", Handler: s.getOpenAPI},
 
 		// FX.
-		{Method: "POST", Path: "/fx/quotes", Scope: domain.ScopeTrade, Heavy: true, OperationID: "createQuotes", Summary: "Unified indicative AMM and firm RFQ quotes", Body: "QuoteRequest", OK: 200, Result: "QuoteList", Errors: []int{400, 502}},
-		{Method: "POST", Path: "/fx/quotes/{id}/accept", Scope: domain.ScopeTrade, Heavy: true, OperationID: "acceptQuote", Summary: "Accept a quote; returns the order with typed data to sign (idempotent)", Body: "AcceptRequest", OK: 200, Result: "Order", Errors: []int{400, 403, 404, 409}},
-		{Method: "POST", Path: "/fx/orders/{id}/submit", Scope: domain.ScopeTrade, Heavy: true, OperationID: "submitOrder", Summary: "Submit the signature (amm) or funding tx_hash (rfq)", Body: "SubmitRequest", OK: 200, Result: "Order", Errors: []int{400, 404, 409}},
-		{Method: "GET", Path: "/fx/orders/{id}", Scope: domain.ScopeTrade, OperationID: "getOrder", Summary: "One order", OK: 200, Result: "Order", Errors: []int{404}},
-		{Method: "GET", Path: "/fx/orders", Scope: domain.ScopeTrade, OperationID: "listOrders", Summary: "Orders, newest first", Query: listQuery, OK: 200, Result: "OrderList", Errors: []int{400}},
+		{Method: "POST", Path: "/fx/quotes", Scope: domain.ScopeTrade, Heavy: true, OperationID: "createQuotes", Summary: "Unified indicative AMM and firm RFQ quotes", Body: "QuoteRequest", OK: 200, Result: "QuoteList", Errors: []int{400, 502}, Handler: s.createQuotes},
+		{Method: "POST", Path: "/fx/quotes/{id}/accept", Scope: domain.ScopeTrade, Heavy: true, OperationID: "acceptQuote", Summary: "Accept a quote; returns the order with typed data to sign (idempotent)", Body: "AcceptRequest", OK: 200, Result: "Order", Errors: []int{400, 403, 404, 409}, Handler: s.acceptQuote},
+		{Method: "POST", Path: "/fx/orders/{id}/submit", Scope: domain.ScopeTrade, Heavy: true, OperationID: "submitOrder", Summary: "Submit the signature (amm) or funding tx_hash (rfq)", Body: "SubmitRequest", OK: 200, Result: "Order", Errors: []int{400, 404, 409}, Handler: s.submitOrder},
+		{Method: "GET", Path: "/fx/orders/{id}", Scope: domain.ScopeTrade, OperationID: "getOrder", Summary: "One order", OK: 200, Result: "Order", Errors: []int{404}, Handler: s.getOrder},
+		{Method: "GET", Path: "/fx/orders", Scope: domain.ScopeTrade, OperationID: "listOrders", Summary: "Orders, newest first", Query: listQuery, OK: 200, Result: "OrderList", Errors: []int{400}, Handler: s.listOrders},
 		{Method: "GET", Path: "/fx/rates", Scope: domain.ScopeRead, OperationID: "getRates", Summary: "Daily-open baseline rates per pair", OK: 200, Result: "Rates", Errors: []int{503}, Handler: s.getRates},
 		{Method: "GET", Path: "/currencies", Scope: scopeAny, OperationID: "listCurrencies", Summary: "Live set of supported currencies (any scope)", OK: 200, Result: "CurrencyList", Handler: s.listCurrencies},
 

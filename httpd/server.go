@@ -11,6 +11,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd/ratelimit"
 	"github.com/fxd-labs/fxd/httpd/replay"
 	"github.com/valyala/fasthttp"
@@ -49,6 +50,8 @@ type Config struct {
 	// Chain is the chain the service runs on; nil serves no chain routes
 	// (they answer 503) — only unit tests run without one.
 	Chain *connect.Chain
+	// Desk is the FX desk; nil answers the FX routes 503 (unit tests).
+	Desk *fx.Desk
 }
 
 // Server is the public API.

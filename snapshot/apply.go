@@ -72,7 +72,7 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 	case domain.EvChallengeDeleted:
 		return b.Delete(challengeKey(acct, e.ID), nil)
 	case domain.EvOrderPut:
-		return b.Set(orderKey(e.Order.ID), domain.MarshalOrder(nil, e.Order), nil)
+		return writeOrder(b, e.Order)
 	case domain.EvMetaPut:
 		return b.Set(metaKey(e.ID), []byte(e.Value), nil)
 	case domain.EvIdemPut:

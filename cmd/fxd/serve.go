@@ -18,6 +18,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/internal/atomicfile"
 )
@@ -33,6 +34,8 @@ type serveFlags struct {
 	chain, chainRPCListen, rpcURL     string
 	contracts, relayerKey, faucetKey  string
 	makers                            int
+	makerFault                        string
+	orderDeadline, settleTimeout      time.Duration
 }
 
 func runServe(args []string) error {
@@ -49,6 +52,9 @@ func runServe(args []string) error {
 	fs.StringVar(&f.relayerKey, "relayer-key-file", "", "rpc chain: hex private key file of the gas-only relayer")
 	fs.StringVar(&f.faucetKey, "faucet-key-file", "", "rpc chain, test env: hex private key file of the token owner (the deployer)")
 	fs.IntVar(&f.makers, "makers", 2, "embedded chain: number of market makers")
+	fs.StringVar(&f.makerFault, "maker-fault", "none", "market makers' fault: none, or skip-settle (never settle, so escrows are refunded)")
+	fs.DurationVar(&f.orderDeadline, "order-deadline", fx.DefaultOrderDeadline, "FX order deadline after accept")
+	fs.DurationVar(&f.settleTimeout, "rfq-settle-timeout", fx.DefaultSettleTimeout, "RFQ maker settlement window (whole seconds); then the escrow is refunded")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -57,6 +63,9 @@ func runServe(args []string) error {
 		return fmt.Errorf("serve: --env must be test or live, not %q", f.env)
 	}
 	if err := checkLoopback(f.adminListen); err != nil {
+		return err
+	}
+	if err := checkFXFlags(f); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -82,6 +91,12 @@ func runServe(args []string) error {
 	if f.env == "live" && f.chain == connect.ModeEmbedded {
 		logger.Warn("the embedded chain is a test chain; --env live should run with --chain rpc")
 	}
+	desk, stopMakers, err := openDesk(ctx, f, engine, ch, logger)
+	if err != nil {
+		engine.Close()
+		return err
+	}
+	defer stopMakers()
 	token, err := adminToken(f.dataDir)
 	if err != nil {
 		return err
@@ -95,7 +110,7 @@ func runServe(args []string) error {
 		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
 	}
 	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch}, engine)
+		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk}, engine)
 	if err != nil {
 		return err
 	}
@@ -111,11 +126,15 @@ func runServe(args []string) error {
 	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
 		return err
 	}
-	_, watchErr, stopWatch, err := startWatcher(engine, ch, logger)
+	w, watchErr, stopWatch, err := startWatcher(engine, ch, logger)
 	if err != nil {
 		return err
 	}
 	defer stopWatch()
+	if err := desk.Start(w); err != nil {
+		return err
+	}
+	defer desk.Stop()
 	stopRates := observeRates(api, logger)
 	defer stopRates()
 	// Serve signed requests only from the second they may carry.

@@ -1,0 +1,47 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// AccountInfo is what the FX desk needs of an account: its profile row
+// (KYC and permissions) and its signer wallets. Rows are immutable, so
+// sharing them with another goroutine is safe.
+type AccountInfo struct {
+	Account *domain.Account
+	Wallets map[string]*domain.Wallet // by EIP-55 address
+}
+
+// Primary returns the primary wallet's address, "" if none.
+func (i AccountInfo) Primary() string {
+	for a, w := range i.Wallets {
+		if w.Primary {
+			return a
+		}
+	}
+	return ""
+}
+
+// SwapPermitted reports whether KYC and launch access let the account
+// trade (SPEC.md: refused fail-closed otherwise).
+func (i AccountInfo) SwapPermitted() bool {
+	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Swap
+}
+
+type accountInfoMsg struct{ done chan<- AccountInfo }
+
+// AccountInfo reads an account's committed profile and wallets.
+func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {
+	done := make(chan AccountInfo, 1)
+	return request(ctx, e, acct, false, done, accountInfoMsg{done: done})
+}
+
+func (a *accountActor) info() AccountInfo {
+	ws := make(map[string]*domain.Wallet, len(a.committed.Wallets))
+	for k, w := range a.committed.Wallets {
+		ws[k] = w
+	}
+	return AccountInfo{Account: a.committed.Account, Wallets: ws}
+}

@@ -1,0 +1,107 @@
+package actors
+
+import (
+	"context"
+	"crypto/sha256"
+	"io"
+	"log/slog"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/stretchr/testify/require"
+)
+
+func acceptCmd(acct, orderID string, now time.Time) domain.AcceptQuote {
+	return domain.AcceptQuote{Account: acct, Create: domain.CreateOrder{
+		ID: orderID, Account: acct, QuoteID: "q_" + orderID[4:], Route: domain.RouteAMM,
+		FromCurrency: "USDC", ToCurrency: "EURC",
+		AmountIn: big.NewInt(1_000_000), AmountOut: big.NewInt(900_000), MinAmountOut: big.NewInt(890_000),
+		Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Deadline: now.Add(2 * time.Minute),
+		Signing: []byte(`{"type":"permit2_witness"}`),
+	}}
+}
+
+// TestOrderActorsDurableAndRebuilt: orders are entities of their own; their
+// rows and stored answers survive a restart exactly, the hook sees every
+// committed row, lists are newest first, and terminal orders leave the
+// live index.
+func TestOrderActorsDurableAndRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	e, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), SyncEvery: 50 * time.Millisecond})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var seen []string
+	e.SetOrderHook(func(o *domain.Order) { mu.Lock(); seen = append(seen, o.ID+":"+o.State); mu.Unlock() })
+	require.NoError(t, e.Recover())
+	ctx := context.Background()
+	now := time.Now()
+
+	_, err = e.Order(ctx, "ord_missing")
+	require.ErrorIs(t, err, ErrNoOrder)
+	_, err = e.OrderExec(ctx, "ord_missing", domain.OrderRequest{Cmd: domain.ExpireOrder{}}, false)
+	require.ErrorIs(t, err, ErrNoOrder)
+
+	key := &domain.IdemRequest{Scope: domain.IdemScope("svc_test_k", "POST", "/public/v1/fx/quotes/q_a1/accept", "k"), BodyHash: sha256.Sum256(nil)}
+	out, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	require.NoError(t, err)
+	require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
+	for _, id := range []string{"ord_a2", "ord_a3"} {
+		out, err := e.OrderExec(ctx, id, domain.OrderRequest{Cmd: acceptCmd("acct_1", id, now)}, true)
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status)
+	}
+	// The same accept again is the same order, no new row; replayed with its key.
+	again, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	require.NoError(t, err)
+	require.True(t, again.Replayed)
+	require.Equal(t, out.Reply.Body, again.Reply.Body)
+	sig := domain.OrderRequest{Cmd: domain.SubmitAMMSignature{Signature: "0x01", Verified: true}}
+	sub, err := e.OrderExec(ctx, "ord_a2", sig, false)
+	require.NoError(t, err)
+	require.Equal(t, 200, sub.Reply.Status, string(sub.Reply.Body))
+	failed, err := e.OrderExec(ctx, "ord_a2", domain.OrderRequest{Cmd: domain.RelayMined{Reason: "reverted"}}, false)
+	require.NoError(t, err)
+	require.Equal(t, 200, failed.Reply.Status, string(failed.Reply.Body))
+
+	list, err := e.AccountOrders(ctx, "acct_1", "", 10)
+	require.NoError(t, err)
+	require.Equal(t, []string{"ord_a3", "ord_a2", "ord_a1"}, orderIDs(list))
+	list, err = e.AccountOrders(ctx, "acct_1", "ord_a3", 1)
+	require.NoError(t, err)
+	require.Equal(t, []string{"ord_a2"}, orderIDs(list))
+	mu.Lock()
+	require.Equal(t, []string{"ord_a1:accepted", "ord_a2:accepted", "ord_a3:accepted", "ord_a2:awaiting_funding", "ord_a2:failed"}, seen)
+	mu.Unlock()
+	before, err := e.Order(ctx, "ord_a2")
+	require.NoError(t, err)
+	require.NoError(t, e.Close())
+
+	e = openEngine(t, dir)
+	defer e.Close()
+	after, err := e.Order(ctx, "ord_a2")
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+	require.Equal(t, "0x01", after.Signature)
+	require.NotEmpty(t, after.EventID)
+	var live []string
+	require.NoError(t, e.LiveOrders(100, func(o *domain.Order) error { live = append(live, o.ID); return nil }))
+	require.Equal(t, []string{"ord_a1", "ord_a3"}, live)
+	replay, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	require.NoError(t, err)
+	require.True(t, replay.Replayed, "stored answers come back from the store")
+	require.Equal(t, out.Reply.Body, replay.Reply.Body)
+	other, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_2", "ord_a1", now)}, true)
+	require.NoError(t, err)
+	require.Equal(t, 404, other.Reply.Status)
+}
+
+func orderIDs(os []*domain.Order) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = o.ID
+	}
+	return out
+}

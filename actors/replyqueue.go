@@ -1,0 +1,83 @@
+package actors
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// durableMsg says the log made the record with this index durable. The log
+// signals in index order and the actor enqueued in that order, so it always
+// completes the oldest pending write.
+type durableMsg struct{ index uint64 }
+
+// pending is a reply waiting for durability: its own record (write) or,
+// for a reply without events, the writes before it.
+type pending struct {
+	events  []domain.Event
+	outcome domain.Outcome
+	done    chan<- domain.Outcome
+	write   bool
+}
+
+// replyQueue is what every entity actor shares: it hands records to the
+// log and answers in arrival order, each reply only once every write
+// before it (and its own) is durable. Reads see only committed state, so
+// nothing undurable is ever shown.
+type replyQueue struct {
+	entity    string
+	queue     []pending
+	lastIndex uint64 // last durable index of this entity
+}
+
+// write enqueues the events of out as one record; the actor receives a
+// durableMsg when it is durable. An error means nothing was written.
+func (q *replyQueue) write(ctx actor.Context, e *Engine, out domain.Outcome, done chan<- domain.Outcome) error {
+	rec := &domain.Record{Entity: q.entity, Events: out.Events}
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	err := e.log.Enqueue(domain.MarshalRecord(nil, rec), func(index uint64) { root.Send(self, durableMsg{index}) })
+	if err != nil {
+		return err
+	}
+	q.queue = append(q.queue, pending{events: out.Events, outcome: out, done: done, write: true})
+	return nil
+}
+
+// reply answers now if nothing is waiting for durability, else queues the
+// answer behind the writes it may depend on.
+func (q *replyQueue) reply(out domain.Outcome, done chan<- domain.Outcome) {
+	if len(q.queue) == 0 {
+		done <- out
+		return
+	}
+	q.queue = append(q.queue, pending{outcome: out, done: done})
+}
+
+// durable completes the oldest write: commit applies its events to the
+// committed state, then it and the replies queued behind it are sent.
+func (q *replyQueue) durable(index uint64, commit func([]domain.Event)) {
+	if len(q.queue) == 0 || !q.queue[0].write {
+		panic(fmt.Sprintf("actors: %s: durable index %d with no pending write", q.entity, index))
+	}
+	if index <= q.lastIndex {
+		panic(fmt.Sprintf("actors: %s: durable index %d after %d", q.entity, index, q.lastIndex))
+	}
+	p := q.queue[0]
+	commit(p.events)
+	q.lastIndex = index
+	p.done <- p.outcome
+	n := 1
+	for n < len(q.queue) && !q.queue[n].write {
+		q.queue[n].done <- q.queue[n].outcome
+		n++
+	}
+	clear(q.queue[:n])
+	q.queue = q.queue[n:]
+}
+
+// idle reports whether the entity may passivate: nothing waits, and the
+// snapshot store holds all of its writes, so loading it again loses nothing.
+func (q *replyQueue) idle(e *Engine) bool {
+	return len(q.queue) == 0 && q.lastIndex <= e.applied.Load()
+}

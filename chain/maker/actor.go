@@ -1,0 +1,343 @@
+package maker
+
+import (
+	"container/heap"
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/fxd-labs/fxd/chain/rfq"
+)
+
+// quoteMsg asks the actor for a firm quote; the answer goes to done (one
+// slot, so the actor never blocks on a caller that gave up).
+type quoteMsg struct {
+	ctx  context.Context
+	req  Request
+	done chan<- quoteReply
+}
+
+type quoteReply struct {
+	firm *Firm
+	err  error
+}
+
+// inventoryMsg asks the actor what it can still promise of each token.
+type inventoryMsg struct {
+	ctx  context.Context
+	done chan<- inventoryReply
+}
+
+type inventoryReply struct {
+	available map[common.Address]*big.Int
+	err       error
+}
+
+// settledMsg: a settle this maker sent was mined (fill is what it exchanged,
+// nil if its event was not found) or was not seen mined in time. Either way
+// the balances are stale.
+type settledMsg struct {
+	id   common.Hash
+	fill *fill
+}
+
+// fill is the terms of a quote as the escrow records and settles them. A
+// settle names only the execution id, and the escrow's QuoteSettled event
+// carries these terms but not the quote's hash, so they are what ties a
+// settle to the reservation it releases. Two live quotes with equal terms are
+// interchangeable for that purpose: releasing either leaves the same total
+// reserved.
+type fill struct {
+	taker, tokenIn, tokenOut common.Address
+	amountIn, amountOut      *big.Int
+}
+
+func (f *fill) matches(g *fill) bool {
+	return f.taker == g.taker && f.tokenIn == g.tokenIn && f.tokenOut == g.tokenOut &&
+		f.amountIn.Cmp(g.amountIn) == 0 && f.amountOut.Cmp(g.amountOut) == 0
+}
+
+// reservation is one unexpired firm quote: its amountOut of tokenOut is held
+// back from the inventory until the quote expires or its settle is mined.
+type reservation struct {
+	hash   [32]byte // rfq.QuoteHash
+	expiry uint64   // Quote.expiry, unix seconds
+	terms  fill
+	index  int // position in the expiry heap
+}
+
+// expiryHeap orders reservations by expiry, soonest first, so expiring them
+// costs O(log n) each instead of a scan per quote.
+type expiryHeap []*reservation
+
+func (h expiryHeap) Len() int           { return len(h) }
+func (h expiryHeap) Less(i, j int) bool { return h[i].expiry < h[j].expiry }
+func (h expiryHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *expiryHeap) Push(x any) {
+	r := x.(*reservation)
+	r.index = len(*h)
+	*h = append(*h, r)
+}
+func (h *expiryHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	r.index = -1
+	return r
+}
+
+// makerActor is a maker's state. Only its Receive touches it, one message at
+// a time, so it needs no locks.
+type makerActor struct {
+	name      string
+	addr      common.Address
+	key       *ecdsa.PrivateKey
+	chainID   *big.Int
+	escrow    common.Address
+	spreadBps uint64
+	price     PriceSource
+	maxQuote  *big.Int
+	now       func() time.Time
+	tokens    []token
+	trades    map[common.Address]bool
+	lim       limits
+	pending   *atomic.Int64   // the client's count of waiting requests
+	life      context.Context // ends at Stop; bounds chain reads
+	log       *slog.Logger
+
+	// Balances as last read from the chain.
+	balances map[common.Address]*big.Int
+	readAt   time.Time // last successful read
+	triedAt  time.Time // last attempt
+	readErr  error     // of the last attempt
+	stale    bool      // a settle was mined (or may have been) since readAt
+
+	reserved map[common.Address]*big.Int // sum of live reservations by token
+	byHash   map[[32]byte]*reservation
+	byExpiry expiryHeap
+}
+
+func newActor(cfg Config, addr common.Address, tokens []token, balances map[common.Address]*big.Int, l *Local, lim limits, log *slog.Logger) *makerActor {
+	a := &makerActor{
+		name: cfg.Name, addr: addr, key: cfg.Key, chainID: cfg.ChainID, escrow: cfg.Escrow, spreadBps: cfg.SpreadBps,
+		price: cfg.Price, maxQuote: cfg.MaxQuote, now: cfg.Now, tokens: tokens, lim: lim,
+		pending: &l.pending, life: l.life, log: log,
+		trades:   make(map[common.Address]bool, len(tokens)),
+		balances: balances, readAt: cfg.Now(),
+		reserved: make(map[common.Address]*big.Int, len(tokens)),
+		byHash:   make(map[[32]byte]*reservation),
+	}
+	for _, t := range tokens {
+		a.trades[t.addr] = true
+		a.reserved[t.addr] = new(big.Int)
+	}
+	return a
+}
+
+// Receive is the actor's mailbox loop body.
+func (a *makerActor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case quoteMsg:
+		a.pending.Add(-1)
+		f, err := a.quote(m.ctx, m.req)
+		m.done <- quoteReply{firm: f, err: err}
+	case inventoryMsg:
+		a.pending.Add(-1)
+		inv, err := a.inventory(m.ctx)
+		m.done <- inventoryReply{available: inv, err: err}
+	case settledMsg:
+		a.settled(m)
+	}
+}
+
+func unixSec(t time.Time) uint64 { return uint64(max(t.Unix(), 0)) }
+
+// decline is an ErrNoQuote with the maker's name and the reason.
+func (a *makerActor) decline(format string, args ...any) error {
+	err := fmt.Errorf("%w: %s: "+format, append([]any{ErrNoQuote, a.name}, args...)...)
+	a.log.Debug("maker: declined", "reason", err.Error())
+	return err
+}
+
+func (a *makerActor) invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s: "+format, append([]any{ErrInvalidRequest, a.name}, args...)...)
+}
+
+func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
+	// The caller stopped waiting: a quote now would reserve inventory for a
+	// promise nobody received.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
+	}
+	now := a.now()
+	nowSec := unixSec(now)
+	a.expire(nowSec)
+
+	switch {
+	case r.Taker == (common.Address{}):
+		return nil, a.invalid("zero taker")
+	case r.TokenIn == r.TokenOut:
+		return nil, a.invalid("tokenIn equals tokenOut")
+	case r.AmountIn == nil || r.AmountIn.Sign() <= 0:
+		return nil, a.invalid("amountIn must be positive")
+	case r.Expiry <= nowSec:
+		return nil, a.invalid("expiry %d is not after now (%d)", r.Expiry, nowSec)
+	}
+	if !a.trades[r.TokenIn] || !a.trades[r.TokenOut] {
+		return nil, a.decline("does not trade %s -> %s", r.TokenIn.Hex(), r.TokenOut.Hex())
+	}
+	if r.Expiry-nowSec > uint64(MaxQuoteTTL/time.Second) {
+		return nil, a.decline("expiry %d is more than %v ahead", r.Expiry, MaxQuoteTTL)
+	}
+	if r.AmountIn.Cmp(a.maxQuote) > 0 {
+		return nil, a.decline("amountIn %s above the maximum %s", r.AmountIn, a.maxQuote)
+	}
+	mid, ok := a.price(r.TokenIn, r.TokenOut)
+	if !ok || mid == nil || mid.Sign() <= 0 {
+		return nil, a.decline("no price for %s -> %s", r.TokenIn.Hex(), r.TokenOut.Hex())
+	}
+	out := AmountOut(r.AmountIn, mid, a.spreadBps)
+	if out.Sign() == 0 {
+		return nil, a.decline("amountIn %s is too small: it buys nothing", r.AmountIn)
+	}
+	if len(a.byHash) >= a.lim.maxReservations {
+		return nil, a.decline("%d firm quotes outstanding", len(a.byHash))
+	}
+	if err := a.refresh(now); err != nil {
+		return nil, fmt.Errorf("%w: %s: inventory unknown: %w", ErrNoQuote, a.name, err)
+	}
+	if avail := a.available(r.TokenOut); out.Cmp(avail) > 0 {
+		return nil, a.decline("needs %s of %s, has %s available", out, r.TokenOut.Hex(), avail)
+	}
+
+	salt, err := newSalt()
+	if err != nil {
+		return nil, err
+	}
+	q := rfq.Quote{
+		Maker: a.addr, Taker: r.Taker, TokenIn: r.TokenIn, TokenOut: r.TokenOut,
+		AmountIn: new(big.Int).Set(r.AmountIn), AmountOut: out,
+		Expiry: new(big.Int).SetUint64(r.Expiry), Salt: salt,
+	}
+	if err := q.Validate(); err != nil {
+		// An amount beyond the escrow's uint96 (a MaxQuote set that high).
+		return nil, fmt.Errorf("%w: %s: %w", ErrNoQuote, a.name, err)
+	}
+	sig, err := rfq.SignQuote(a.key, a.chainID, a.escrow, &q)
+	if err != nil {
+		return nil, fmt.Errorf("maker %s: %w", a.name, err)
+	}
+	a.reserve(&reservation{
+		hash: rfq.QuoteHash(&q), expiry: r.Expiry,
+		terms: fill{
+			taker: q.Taker, tokenIn: q.TokenIn, tokenOut: q.TokenOut,
+			amountIn: new(big.Int).Set(q.AmountIn), amountOut: new(big.Int).Set(out),
+		},
+	})
+	return &Firm{Maker: a.name, Quote: q, Signature: sig}, nil
+}
+
+func (a *makerActor) reserve(r *reservation) {
+	a.byHash[r.hash] = r
+	heap.Push(&a.byExpiry, r)
+	a.reserved[r.terms.tokenOut].Add(a.reserved[r.terms.tokenOut], r.terms.amountOut)
+}
+
+// unreserve forgets r (already out of the heap).
+func (a *makerActor) unreserve(r *reservation) {
+	delete(a.byHash, r.hash)
+	a.reserved[r.terms.tokenOut].Sub(a.reserved[r.terms.tokenOut], r.terms.amountOut)
+}
+
+// expire drops the reservations of quotes that can no longer be escrowed:
+// the escrow accepts a quote while block.timestamp <= expiry, so a quote
+// lives through its expiry second.
+func (a *makerActor) expire(nowSec uint64) {
+	for len(a.byExpiry) > 0 && a.byExpiry[0].expiry < nowSec {
+		a.unreserve(heap.Pop(&a.byExpiry).(*reservation))
+	}
+}
+
+// available is the balance of tok not promised to a live quote (never below zero).
+func (a *makerActor) available(tok common.Address) *big.Int {
+	v := new(big.Int).Sub(a.balances[tok], a.reserved[tok])
+	if v.Sign() < 0 {
+		v.SetInt64(0)
+	}
+	return v
+}
+
+// refresh re-reads the balances if they are older than
+// BalanceRefreshInterval or a settle changed them. A failed read is retried
+// at most once per interval; until a read succeeds the maker declines, since
+// old balances may promise tokens a settle already paid out.
+func (a *makerActor) refresh(now time.Time) error {
+	if !a.stale && now.Sub(a.readAt) < BalanceRefreshInterval {
+		return nil
+	}
+	if a.readErr != nil && now.Sub(a.triedAt) < BalanceRefreshInterval {
+		return a.readErr
+	}
+	a.triedAt = now
+	ctx, cancel := context.WithTimeout(a.life, chainCallTimeout)
+	defer cancel()
+	b, err := readBalances(ctx, a.tokens, a.addr)
+	if err != nil {
+		a.readErr = err
+		a.log.Warn("maker: reading balances failed; declining quotes until it works", "err", err.Error())
+		return err
+	}
+	a.balances, a.readAt, a.readErr, a.stale = b, now, nil, false
+	return nil
+}
+
+func (a *makerActor) inventory(ctx context.Context) (map[common.Address]*big.Int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
+	}
+	now := a.now()
+	a.expire(unixSec(now))
+	if err := a.refresh(now); err != nil {
+		return nil, fmt.Errorf("maker %s: inventory: %w", a.name, err)
+	}
+	out := make(map[common.Address]*big.Int, len(a.tokens))
+	for _, t := range a.tokens {
+		out[t.addr] = a.available(t.addr)
+	}
+	return out, nil
+}
+
+// settled releases the reservation of the quote a mined settle executed (its
+// output has left the balance now, so keeping it reserved would count it
+// twice) and marks the balances stale so the next request re-reads them.
+func (a *makerActor) settled(m settledMsg) {
+	a.stale = true
+	if m.fill == nil {
+		return
+	}
+	var match *reservation
+	for _, r := range a.byHash {
+		if r.terms.matches(m.fill) && (match == nil || r.expiry < match.expiry) {
+			match = r
+		}
+	}
+	if match == nil {
+		// The quote already expired (settled after its expiry), or it was
+		// quoted before this process started.
+		return
+	}
+	heap.Remove(&a.byExpiry, match.index)
+	a.unreserve(match)
+	a.log.Debug("maker: settle released its reservation", "execution_id", m.id.Hex(), "quote_hash", common.Hash(match.hash).Hex())
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/maker"
+	"github.com/fxd-labs/fxd/chain/relay"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/fx"
+)
+
+// makerSpreadBps is each embedded maker's spread below the pool mid: the
+// first is tightest, so quotes differ and best_quote_id means something.
+func makerSpreadBps(i int) uint64 { return 3 + 5*uint64(i) }
+
+func checkFXFlags(f serveFlags) error {
+	if f.makerFault != string(maker.FaultNone) && f.makerFault != string(maker.FaultSkipSettle) {
+		return fmt.Errorf("serve: --maker-fault must be none or skip-settle, not %q", f.makerFault)
+	}
+	if f.orderDeadline < 10*time.Second || f.orderDeadline > time.Hour {
+		return fmt.Errorf("serve: --order-deadline must be between 10s and 1h, not %s", f.orderDeadline)
+	}
+	if f.settleTimeout < time.Second || f.settleTimeout%time.Second != 0 || f.settleTimeout > 24*time.Hour {
+		return fmt.Errorf("serve: --rfq-settle-timeout must be whole seconds from 1s to 24h, not %s", f.settleTimeout)
+	}
+	return nil
+}
+
+// openDesk builds the FX desk: pool state, the makers (each an actor with
+// its own key and inventory), the gas-only relayer, and the escrow's
+// settle window set to --rfq-settle-timeout. The desk's order hook is set
+// on the engine, which must not have recovered yet.
+func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*fx.Desk, func(), error) {
+	pools, err := fx.LoadPools(ctx, ch.Client, ch.Contracts.Pools)
+	if err != nil {
+		return nil, nil, err
+	}
+	system := actor.NewActorSystem()
+	var tokens []common.Address
+	for _, c := range domain.Currencies {
+		if a, ok := ch.Contracts.Token(c.Symbol); ok {
+			tokens = append(tokens, a)
+		}
+	}
+	var makers []maker.Maker
+	for i, key := range ch.Makers {
+		m, err := maker.Start(ctx, system, maker.Config{
+			Name: fmt.Sprintf("maker%d", i+1), Key: key, Backend: ch.Client, ChainID: ch.ChainID,
+			Escrow: ch.Contracts.RfqEscrow, Tokens: tokens, SpreadBps: makerSpreadBps(i), Price: pools.Mid,
+			Fault: maker.Fault(f.makerFault), Logger: logger,
+		})
+		if err != nil {
+			system.Shutdown()
+			return nil, nil, fmt.Errorf("serve: maker %d: %w", i+1, err)
+		}
+		makers = append(makers, m)
+	}
+	desk := fx.New(fx.Config{
+		Engine: e, Chain: ch, Pools: pools, Makers: makers,
+		Relayer:       relay.New(ch.Client, ch.Relayer, ch.ChainID),
+		OrderDeadline: f.orderDeadline, SettleTimeout: f.settleTimeout, Logger: logger,
+	})
+	if err := desk.EnsureSettleWindow(ctx); err != nil {
+		system.Shutdown()
+		return nil, nil, err
+	}
+	e.SetOrderHook(desk.Hook())
+	return desk, system.Shutdown, nil
+}

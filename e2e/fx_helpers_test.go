@@ -1,0 +1,218 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/fxd-labs/fxd/client"
+	"github.com/stretchr/testify/require"
+)
+
+// fxTrader is one account trading FX from one wallet: its API client,
+// its wallet key and the chain it signs for.
+type fxTrader struct {
+	srv     *server
+	c       *client.Client
+	key     apiKey
+	wallet  ethKey
+	rpc     string
+	chainID uint64
+	tokens  map[string]common.Address
+}
+
+// newTrader makes an account with a trade/read/wallets key, registers a
+// fresh wallet by SIWE, funds it from the faucet and lets Permit2 pull
+// its tokens (the one approval every Permit2 user makes once).
+func newTrader(t *testing.T, srv *server, name string, fund map[string]string, extra ...string) *fxTrader {
+	t.Helper()
+	acct := srv.createAccount(t, name, extra...)
+	key := srv.createKey(t, acct, "read,trade,wallets")
+	c := srv.client(t, key)
+	curs, chainID := getCurrencies(t, c)
+	tr := &fxTrader{srv: srv, c: c, key: key, wallet: newEthKey(t), rpc: srv.chainRPC(t), chainID: chainID, tokens: map[string]common.Address{}}
+	for sym, cur := range curs {
+		tr.tokens[sym] = common.HexToAddress(cur.Address)
+	}
+	registerWallet(t, srv, c, tr.wallet, chainID)
+	for sym, amount := range fund {
+		srv.faucet(t, tr.wallet.Address, sym, amount)
+		tr.approvePermit2(t, sym)
+	}
+	return tr
+}
+
+// permit2 is the canonical Permit2 address (the embedded chain's too).
+var permit2 = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
+
+func (tr *fxTrader) approvePermit2(t *testing.T, sym string) {
+	t.Helper()
+	var out struct {
+		TxHash string `json:"tx_hash"`
+		Status int    `json:"status"`
+	}
+	runNode(t, "fx.mjs", map[string]any{"op": "approve", "rpc": tr.rpc, "chain_id": tr.chainID, "key": tr.wallet.Hex,
+		"token": tr.tokens[sym].Hex(), "spender": permit2.Hex()}, &out)
+	require.Equal(t, 1, out.Status, "approve %s for Permit2", sym)
+}
+
+// balance reads a token balance of the wallet with ethers.
+func (tr *fxTrader) balance(t *testing.T, sym string) *big.Int {
+	t.Helper()
+	return ethersBalance(t, tr.rpc, tr.chainID, tr.tokens[sym], tr.wallet.Address)
+}
+
+// quoteView and quotesView are POST /fx/quotes on the wire.
+type quoteView struct {
+	ID           string  `json:"id"`
+	Route        string  `json:"route"`
+	Firm         bool    `json:"firm"`
+	Provider     *string `json:"provider"`
+	Taker        string  `json:"taker"`
+	FromCurrency string  `json:"from_currency"`
+	ToCurrency   string  `json:"to_currency"`
+	AmountIn     string  `json:"amount_in"`
+	AmountOut    string  `json:"amount_out"`
+	Rate         string  `json:"rate"`
+	ExpiresAt    string  `json:"expires_at"`
+}
+
+type quotesView struct {
+	Quotes      []quoteView `json:"quotes"`
+	BestQuoteID string      `json:"best_quote_id"`
+}
+
+// orderView is an order on the wire; signing stays raw for the wallet.
+type orderView struct {
+	OrderID       string          `json:"order_id"`
+	Route         string          `json:"route"`
+	State         string          `json:"state"`
+	Signing       json.RawMessage `json:"signing"`
+	QuoteID       string          `json:"quote_id"`
+	FromCurrency  string          `json:"from_currency"`
+	ToCurrency    string          `json:"to_currency"`
+	AmountIn      string          `json:"amount_in"`
+	AmountOut     string          `json:"amount_out"`
+	MinAmountOut  string          `json:"min_amount_out"`
+	TxHash        *string         `json:"tx_hash"`
+	FailureReason *string         `json:"failure_reason"`
+	CreatedAt     string          `json:"created_at"`
+	UpdatedAt     string          `json:"updated_at"`
+}
+
+func decodeStrictJSON(t *testing.T, body []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(v), "body %s", body)
+}
+
+func (tr *fxTrader) quote(t *testing.T, from, to, amount string) quotesView {
+	t.Helper()
+	resp := call(t, tr.c, "POST", basePath+"/fx/quotes", fmt.Sprintf(`{"from_currency":%q,"to_currency":%q,"amount":%q}`, from, to, amount), nil)
+	require.Equal(t, 200, resp.Status, "quote: %s", resp.Body)
+	var q quotesView
+	decodeStrictJSON(t, resp.Body, &q)
+	return q
+}
+
+// pick returns the quote of route.
+func (q quotesView) pick(t *testing.T, route string) quoteView {
+	t.Helper()
+	for _, v := range q.Quotes {
+		if v.Route == route {
+			return v
+		}
+	}
+	t.Fatalf("no %s quote in %+v", route, q)
+	return quoteView{}
+}
+
+func (tr *fxTrader) accept(t *testing.T, quoteID, body string) (*client.Response, orderView) {
+	t.Helper()
+	resp := call(t, tr.c, "POST", basePath+"/fx/quotes/"+quoteID+"/accept", body, nil)
+	var o orderView
+	if resp.Status == 200 {
+		decodeStrictJSON(t, resp.Body, &o)
+	}
+	return resp, o
+}
+
+func (tr *fxTrader) submit(t *testing.T, orderID, body string) *client.Response {
+	t.Helper()
+	return call(t, tr.c, "POST", basePath+"/fx/orders/"+orderID+"/submit", body, nil)
+}
+
+func (tr *fxTrader) order(t *testing.T, id string) orderView {
+	t.Helper()
+	resp := call(t, tr.c, "GET", basePath+"/fx/orders/"+id, "", nil)
+	require.Equal(t, 200, resp.Status, "get order: %s", resp.Body)
+	var o orderView
+	decodeStrictJSON(t, resp.Body, &o)
+	return o
+}
+
+// await polls the order (a new second each time, as clients must) until
+// it reaches state, and fails on any other terminal state.
+func (tr *fxTrader) await(t *testing.T, id, state string, within time.Duration) orderView {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		o := tr.order(t, id)
+		if o.State == state {
+			return o
+		}
+		switch o.State {
+		case "settled", "failed", "expired", "refunded":
+			t.Fatalf("order %s reached %s, want %s: %+v", id, o.State, state, o)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s is %s after %v, want %s\nserver stderr:\n%s", id, o.State, within, state, tail(tr.srv.Stderr(), 8<<10))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// signTyped signs signing.typed_data with ethers, as a wallet would.
+func (tr *fxTrader) signTyped(t *testing.T, signing json.RawMessage) string {
+	t.Helper()
+	var s struct {
+		TypedData json.RawMessage `json:"typed_data"`
+	}
+	require.NoError(t, json.Unmarshal(signing, &s))
+	var out struct{ Signature, Signer string }
+	runNode(t, "fx.mjs", map[string]any{"op": "sign_typed_data", "key": tr.wallet.Hex, "typed_data": s.TypedData}, &out)
+	require.Equal(t, tr.wallet.Address.Hex(), out.Signer)
+	return out.Signature
+}
+
+// fundRFQ signs the funding and broadcasts escrowQuoteWithPermit2 with
+// ethers from the wallet (self-broadcast, the wallet pays gas).
+func (tr *fxTrader) fundRFQ(t *testing.T, signing json.RawMessage, wait bool) string {
+	t.Helper()
+	var out struct {
+		TxHash string `json:"tx_hash"`
+		Status *int   `json:"status"`
+	}
+	runNode(t, "fx.mjs", map[string]any{"op": "fund_rfq", "rpc": tr.rpc, "chain_id": tr.chainID, "key": tr.wallet.Hex,
+		"signing": signing, "wait": wait}, &out)
+	if wait {
+		require.NotNil(t, out.Status)
+		require.Equal(t, 1, *out.Status, "escrow funding tx %s", out.TxHash)
+	}
+	return out.TxHash
+}
+
+// baseUnits parses a decimal currency amount into base units (6 decimals).
+func baseUnits(t *testing.T, s string) *big.Int {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	require.True(t, ok, "amount %q", s)
+	r.Mul(r, new(big.Rat).SetInt64(1_000_000))
+	require.True(t, r.IsInt(), "amount %q has more than 6 decimals", s)
+	return new(big.Int).Set(r.Num())
+}

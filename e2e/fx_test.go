@@ -1,0 +1,207 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestFXBothRailsWithEthers drives the FX flow as a third-party wallet
+// user would: quote, accept, sign the returned typed data with ethers,
+// submit (amm: the signature, relayed; rfq: the escrow funding tx the
+// wallet broadcast itself), poll, and check the chain moved exactly the
+// amounts. It also reaches failed on purpose and checks the refusals.
+func TestFXBothRailsWithEthers(t *testing.T) {
+	t.Parallel()
+	jsDir(t)
+	srv := startServer(t, t.TempDir())
+	tr := newTrader(t, srv, "fx trader", map[string]string{"USDC": "1000"})
+
+	// Quotes: the AMM and both makers; best is the largest output.
+	q := tr.quote(t, "USDC", "EURC", "100")
+	require.Len(t, q.Quotes, 3, "%+v", q)
+	best := q.Quotes[0]
+	for _, v := range q.Quotes {
+		require.Equal(t, tr.wallet.Address.Hex(), v.Taker)
+		require.Equal(t, "100", v.AmountIn)
+		require.Equal(t, v.Route == "rfq", v.Firm)
+		require.Equal(t, v.Route == "rfq", v.Provider != nil)
+		exp, err := time.Parse(time.RFC3339, v.ExpiresAt)
+		require.NoError(t, err)
+		require.WithinDuration(t, time.Now().Add(30*time.Second), exp, 5*time.Second)
+		if baseUnits(t, v.AmountOut).Cmp(baseUnits(t, best.AmountOut)) > 0 {
+			best = v
+		}
+	}
+	require.Equal(t, best.ID, q.BestQuoteID)
+
+	t.Run("amm settles", func(t *testing.T) {
+		usdc0, eurc0 := tr.balance(t, "USDC"), tr.balance(t, "EURC")
+		resp, o := tr.accept(t, q.pick(t, "amm").ID, "")
+		require.Equal(t, 200, resp.Status, "%s", resp.Body)
+		require.Equal(t, "accepted", o.State)
+		require.Equal(t, "amm", o.Route)
+		require.True(t, strings.HasPrefix(o.OrderID, "ord_"))
+		again, o2 := tr.accept(t, o.QuoteID, `{}`)
+		require.Equal(t, 200, again.Status)
+		require.Equal(t, resp.Body, again.Body, "accepting again returns the same order")
+		require.Equal(t, o.OrderID, o2.OrderID)
+
+		// A signature by another wallet is refused before anything is relayed.
+		other := tr.wallet
+		tr.wallet = newEthKey(t)
+		badSig := tr.signTypedAs(t, o.Signing)
+		tr.wallet = other
+		bad := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, badSig))
+		requireError(t, bad, 400, "invalid_signature")
+		require.Equal(t, "accepted", tr.order(t, o.OrderID).State)
+
+		sig := tr.signTyped(t, o.Signing)
+		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
+		require.Equal(t, 200, sub.Status, "%s", sub.Body)
+		done := tr.await(t, o.OrderID, "settled", 60*time.Second)
+		require.NotNil(t, done.TxHash)
+		require.Nil(t, done.FailureReason)
+		require.GreaterOrEqual(t, baseUnits(t, done.AmountOut).Cmp(baseUnits(t, done.MinAmountOut)), 0)
+		require.Equal(t, new(big.Int).Sub(usdc0, units(100)), tr.balance(t, "USDC"), "exactly 100 USDC left the wallet")
+		require.Equal(t, new(big.Int).Add(eurc0, baseUnits(t, done.AmountOut)), tr.balance(t, "EURC"), "exactly amount_out EURC arrived")
+	})
+
+	t.Run("rfq settles", func(t *testing.T) {
+		q := tr.quote(t, "USDC", "EURC", "100")
+		rq := q.pick(t, "rfq")
+		usdc0, eurc0 := tr.balance(t, "USDC"), tr.balance(t, "EURC")
+		resp, o := tr.accept(t, rq.ID, "")
+		require.Equal(t, 200, resp.Status, "%s", resp.Body)
+		require.Equal(t, "rfq", o.Route)
+		require.Equal(t, rq.AmountOut, o.AmountOut, "firm")
+		requireRFQSigning(t, o.Signing, tr)
+
+		// A mined tx without the QuoteEscrowed log is not funding.
+		unrelated := srv.faucet(t, newEthKey(t).Address, "USDT", "1")
+		nf := tr.submit(t, o.OrderID, fmt.Sprintf(`{"tx_hash":%q}`, unrelated.Hex()))
+		requireError(t, nf, 400, "funding_not_verified")
+
+		tx := tr.fundRFQ(t, o.Signing, true)
+		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"tx_hash":%q}`, tx))
+		require.Equal(t, 200, sub.Status, "%s", sub.Body)
+		var so orderView
+		decodeStrictJSON(t, sub.Body, &so)
+		require.Contains(t, []string{"funded", "settling", "settled"}, so.State)
+		done := tr.await(t, o.OrderID, "settled", 60*time.Second)
+		require.Equal(t, strings.ToLower(tx), *done.TxHash)
+		require.Equal(t, new(big.Int).Sub(usdc0, units(100)), tr.balance(t, "USDC"))
+		require.Equal(t, new(big.Int).Add(eurc0, baseUnits(t, rq.AmountOut)), tr.balance(t, "EURC"), "exactly the firm amount arrived")
+	})
+
+	t.Run("amm fails when the chain refuses", func(t *testing.T) {
+		q := tr.quote(t, "USDC", "EURC", "500")
+		resp, o := tr.accept(t, q.pick(t, "amm").ID, "")
+		require.Equal(t, 200, resp.Status, "%s", resp.Body)
+		sig := tr.signTyped(t, o.Signing)
+		// The wallet spends its USDC elsewhere before submitting.
+		erc20Transfer(t, tr.rpc, tr.chainID, tr.wallet, tr.tokens["USDC"], newEthKey(t).Address, tr.balance(t, "USDC"))
+		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
+		require.Equal(t, 200, sub.Status, "%s", sub.Body)
+		done := tr.await(t, o.OrderID, "failed", 60*time.Second)
+		require.NotNil(t, done.FailureReason)
+		again := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
+		requireError(t, again, 409, "invalid_state")
+	})
+
+	t.Run("orders list newest first", func(t *testing.T) {
+		resp := call(t, tr.c, "GET", basePath+"/fx/orders?limit=2", "", nil)
+		require.Equal(t, 200, resp.Status)
+		var page struct {
+			Data       []orderView `json:"data"`
+			HasMore    bool        `json:"has_more"`
+			NextCursor *string     `json:"next_cursor"`
+		}
+		decodeStrictJSON(t, resp.Body, &page)
+		require.Len(t, page.Data, 2)
+		require.True(t, page.HasMore)
+		require.Equal(t, "failed", page.Data[0].State)
+		require.Equal(t, "rfq", page.Data[1].Route)
+		resp = call(t, tr.c, "GET", basePath+"/fx/orders?limit=2&starting_after="+*page.NextCursor, "", nil)
+		decodeStrictJSON(t, resp.Body, &page)
+		require.Len(t, page.Data, 1)
+		require.False(t, page.HasMore)
+		require.Nil(t, page.NextCursor)
+		require.Equal(t, "amm", page.Data[0].Route)
+		require.Equal(t, "settled", page.Data[0].State)
+		requireError(t, call(t, tr.c, "GET", basePath+"/fx/orders/ord_nope", "", nil), 404, "not_found")
+	})
+
+	t.Run("refusals", func(t *testing.T) {
+		bad := func(body string, status int, code string) {
+			t.Helper()
+			requireError(t, call(t, tr.c, "POST", basePath+"/fx/quotes", body, nil), status, code)
+		}
+		bad(`{"from_currency":"USDC","to_currency":"XAU","amount":"1"}`, 400, "unsupported_asset")
+		bad(`{"from_currency":"USDC","to_currency":"USDC","amount":"1"}`, 400, "invalid_request")
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"-1"}`, 400, "invalid_request")
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1.0000001"}`, 400, "invalid_request")
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","extra":1}`, 400, "invalid_request")
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":"0x000000000000000000000000000000000000dEaD"}`, 400, "invalid_request")
+		resp, _ := tr.accept(t, "q_doesnotexist", "")
+		requireError(t, resp, 404, "not_found")
+
+		// Not permitted to swap: quoting works, accepting is refused with SPEC.md's message.
+		np := newTrader(t, srv, "no swap", nil, "--swap=false")
+		nq := np.quote(t, "USDC", "EURC", "10")
+		resp, _ = np.accept(t, nq.BestQuoteID, "")
+		requireError(t, resp, 403, "not_permitted")
+		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, resp.Body))
+		// Another account cannot accept or read it.
+		resp, _ = tr.accept(t, nq.BestQuoteID, "")
+		requireError(t, resp, 404, "not_found")
+		// No wallet: no taker.
+		nw := srv.client(t, srv.createKey(t, srv.createAccount(t, "no wallet"), "trade"))
+		requireError(t, call(t, nw, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"1"}`, nil), 400, "invalid_request")
+	})
+}
+
+// requireRFQSigning checks the rfq signing object of CONTRACT.md: funding,
+// relay, typed_data and the call with its three arguments.
+func requireRFQSigning(t *testing.T, raw json.RawMessage, tr *fxTrader) {
+	t.Helper()
+	var s struct {
+		Type    string            `json:"type"`
+		Funding map[string]string `json:"funding"`
+		Relay   map[string]any    `json:"relay"`
+		Call    struct {
+			To   string            `json:"to"`
+			ABI  []map[string]any  `json:"abi"`
+			Args []json.RawMessage `json:"args"`
+		} `json:"call"`
+		TypedData map[string]any `json:"typed_data"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &s))
+	require.Equal(t, "permit2_witness", s.Type)
+	require.ElementsMatch(t, []string{"escrow", "token", "amount", "executionId", "quoteHash", "deadline", "nonce", "signer"}, sortedKeys(anyMap(s.Funding)))
+	require.Equal(t, tr.wallet.Address.Hex(), s.Funding["signer"])
+	require.Equal(t, s.Funding["escrow"], s.Call.To)
+	require.Equal(t, "escrowQuoteWithPermit2", s.Call.ABI[0]["name"])
+	require.Len(t, s.Call.Args, 3)
+	require.Equal(t, permit2.Hex(), s.Relay["permit2"])
+	require.Equal(t, "RfqEscrowFunding witness)RfqEscrowFunding(address signer,bytes32 executionId,address escrow,bytes32 quoteHash,address token,uint256 amount,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)", s.Relay["witnessTypeString"])
+	require.Equal(t, "PermitWitnessTransferFrom", s.TypedData["primaryType"])
+}
+
+// signTypedAs signs with the trader's current wallet without checking it
+// is the order's signer (to make a wrong signature).
+func (tr *fxTrader) signTypedAs(t *testing.T, signing json.RawMessage) string {
+	t.Helper()
+	var s struct {
+		TypedData json.RawMessage `json:"typed_data"`
+	}
+	require.NoError(t, json.Unmarshal(signing, &s))
+	var out struct{ Signature string }
+	runNode(t, "fx.mjs", map[string]any{"op": "sign_typed_data", "key": tr.wallet.Hex, "typed_data": s.TypedData}, &out)
+	return out.Signature
+}

@@ -1,0 +1,100 @@
+package fx
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/fxd-labs/fxd/chain/watch"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// sweepEvery is how often expired quotes leave the book.
+const sweepEvery = 10 * time.Second
+
+// Hook is the engine's order hook (actors.Engine.SetOrderHook): every
+// committed order row reaches the chain side.
+func (d *Desk) Hook() func(o *domain.Order) { return d.track.update }
+
+// Start subscribes to the watcher, resumes every live order from the log
+// and starts driving them. Call it after the engine recovered.
+func (d *Desk) Start(w *watch.Watcher) error {
+	w.Subscribe(d.cfg.Pools.Filter(), d.cfg.Pools.OnLog)
+	w.Subscribe(d.Filter(), d.OnLog)
+	n := 0
+	err := d.e.LiveOrders(MaxLiveOrders, func(o *domain.Order) error { d.track.update(o); n++; return nil })
+	if err != nil {
+		return err
+	}
+	d.cfg.Logger.Info("fx desk started", "live_orders", n, "makers", len(d.cfg.Makers))
+	d.wg.Add(2)
+	go func() { defer d.wg.Done(); d.track.run(d.stop) }()
+	go func() {
+		defer d.wg.Done()
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-d.stop:
+				return
+			case <-t.C:
+				d.book.sweep(d.cfg.Clock())
+			}
+		}
+	}()
+	return nil
+}
+
+// Stop ends the desk's loops; jobs in flight finish on their own.
+func (d *Desk) Stop() {
+	select {
+	case <-d.stop:
+	default:
+		close(d.stop)
+	}
+	d.wg.Wait()
+}
+
+// EnsureSettleWindow makes the escrow's settle window equal to the
+// configured --rfq-settle-timeout, sending setSettleWindow from the
+// escrow's owner key when they differ (the embedded chain's deployer).
+func (d *Desk) EnsureSettleWindow(ctx context.Context) error {
+	esc, err := d.escrow()
+	if err != nil {
+		return err
+	}
+	have, err := esc.SettleWindow(&bind.CallOpts{Context: ctx})
+	if err != nil {
+		return fmt.Errorf("fx: escrow settleWindow: %w", err)
+	}
+	want := uint64(d.cfg.SettleTimeout / time.Second)
+	if have == want {
+		return nil
+	}
+	owner, err := esc.Owner(&bind.CallOpts{Context: ctx})
+	if err != nil {
+		return fmt.Errorf("fx: escrow owner: %w", err)
+	}
+	key := d.ch.Faucet
+	if key == nil || crypto.PubkeyToAddress(key.PublicKey) != owner {
+		return fmt.Errorf("fx: the escrow's settle window is %d s, --rfq-settle-timeout is %d s, and no owner key is configured to change it", have, want)
+	}
+	auth, err := bind.NewKeyedTransactorWithChainID(key, d.ch.ChainID)
+	if err != nil {
+		return err
+	}
+	auth.Context = ctx
+	tx, err := esc.SetSettleWindow(auth, want)
+	if err != nil {
+		return fmt.Errorf("fx: setSettleWindow: %w", err)
+	}
+	rcpt, err := bind.WaitMined(ctx, d.ch.Client, tx)
+	if err != nil || rcpt.Status != 1 {
+		return fmt.Errorf("fx: setSettleWindow %s not mined: %v", tx.Hash().Hex(), err)
+	}
+	d.cfg.Logger.Info("escrow settle window set", "from_s", have, "to_s", want)
+	return nil
+}

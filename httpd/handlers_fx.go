@@ -1,0 +1,107 @@
+package httpd
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/fx"
+)
+
+// errNoDesk answers FX routes of a server built without the FX desk (unit
+// tests only; fxd serve always has one).
+var errNoDesk = domain.ErrUnavailable("FX is not configured on this server")
+
+func (s *Server) createQuotes(rc *reqCtx) {
+	if s.cfg.Desk == nil {
+		writeError(rc.ctx, errNoDesk)
+		return
+	}
+	var req fx.QuoteRequest
+	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req)
+	if err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	writeJSON(rc, 200, out)
+}
+
+func (s *Server) acceptQuote(rc *reqCtx) {
+	if s.cfg.Desk == nil {
+		writeError(rc.ctx, errNoDesk)
+		return
+	}
+	var req fx.AcceptRequest
+	if body := rc.ctx.Request.Body(); len(body) > 0 {
+		if err := decodeStrict(body, &req); err != nil {
+			writeError(rc.ctx, err)
+			return
+		}
+	}
+	idem, ok := rc.idem()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	rc.writeOutcome(s.cfg.Desk.Accept(ctx, rc.key.Account, rc.params.get("id"), req, idem))
+}
+
+func (s *Server) submitOrder(rc *reqCtx) {
+	if s.cfg.Desk == nil {
+		writeError(rc.ctx, errNoDesk)
+		return
+	}
+	var req fx.SubmitRequest
+	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	idem, ok := rc.idem()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	rc.writeOutcome(s.cfg.Desk.Submit(ctx, rc.key.Account, rc.params.get("id"), req, idem))
+}
+
+func (s *Server) getOrder(rc *reqCtx) {
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	o, err := s.engine.Order(ctx, rc.params.get("id"))
+	if errors.Is(err, actors.ErrNoOrder) || err == nil && o.Account != rc.key.Account {
+		writeError(rc.ctx, domain.ErrNotFound("order"))
+		return
+	}
+	if err != nil {
+		rc.engineError(err)
+		return
+	}
+	writeJSON(rc, 200, domain.ViewOrder(o))
+}
+
+func (s *Server) listOrders(rc *reqCtx) {
+	page, derr := rc.page()
+	if derr != nil {
+		writeError(rc.ctx, derr)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	// One more than the page says whether there is a next one.
+	orders, err := s.engine.AccountOrders(ctx, rc.key.Account, page.StartingAfter, page.Limit+1)
+	if err != nil {
+		rc.engineError(err)
+		return
+	}
+	writeJSON(rc, 200, domain.Paginate(orders, func(o *domain.Order) string { return o.ID }, domain.ViewOrder,
+		domain.Page{Limit: page.Limit}))
+}
