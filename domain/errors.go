@@ -89,7 +89,9 @@ const (
 
 // ErrNotPermitted is 403 not_permitted with one of SPEC.md's exact messages
 // (MsgNotPermittedSwap, MsgNotPermittedPay).
-func ErrNotPermitted(msg string) *Error { return &Error{Status: 403, Code: CodeNotPermitted, Message: msg} }
+func ErrNotPermitted(msg string) *Error {
+	return &Error{Status: 403, Code: CodeNotPermitted, Message: msg}
+}
 
 // ErrBadSignature is 400 invalid_signature.
 func ErrBadSignature(format string, args ...any) *Error {
