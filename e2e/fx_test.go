@@ -176,7 +176,7 @@ func requireRFQSigning(t *testing.T, raw json.RawMessage, tr *fxTrader) {
 		Relay   map[string]any    `json:"relay"`
 		Call    struct {
 			To   string            `json:"to"`
-			ABI  []map[string]any  `json:"abi"`
+			ABI  map[string]any    `json:"abi"`
 			Args []json.RawMessage `json:"args"`
 		} `json:"call"`
 		TypedData map[string]any `json:"typed_data"`
@@ -186,7 +186,7 @@ func requireRFQSigning(t *testing.T, raw json.RawMessage, tr *fxTrader) {
 	require.ElementsMatch(t, []string{"escrow", "token", "amount", "executionId", "quoteHash", "deadline", "nonce", "signer"}, sortedKeys(anyMap(s.Funding)))
 	require.Equal(t, tr.wallet.Address.Hex(), s.Funding["signer"])
 	require.Equal(t, s.Funding["escrow"], s.Call.To)
-	require.Equal(t, "escrowQuoteWithPermit2", s.Call.ABI[0]["name"])
+	require.Equal(t, "escrowQuoteWithPermit2", s.Call.ABI["name"])
 	require.Len(t, s.Call.Args, 3)
 	require.Equal(t, permit2.Hex(), s.Relay["permit2"])
 	require.Equal(t, "RfqEscrowFunding witness)RfqEscrowFunding(address signer,bytes32 executionId,address escrow,bytes32 quoteHash,address token,uint256 amount,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)", s.Relay["witnessTypeString"])

@@ -272,15 +272,15 @@ func TestHTTPContract(t *testing.T) {
 	})
 
 	t.Run("planned route answers 503 unavailable", func(t *testing.T) {
-		tc := srv.client(t, trader)
-		resp := call(t, tc, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, nil)
+		pc := c // read,pay
+		resp := call(t, pc, "POST", basePath+"/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x`+strings.Repeat("ab", 32)+`"}`, nil)
 		requireError(t, resp, 503, "unavailable")
 		requireRateHeaders(t, resp.Header, "planned route")
-		require.Equal(t, "30", resp.Header.Get("X-RateLimit-Limit"), "POST /fx/quotes is heavy")
-		resp = call(t, tc, "GET", basePath+"/fx/orders", "", nil)
+		require.Equal(t, "30", resp.Header.Get("X-RateLimit-Limit"), "POST /transfers/{id}/submit is heavy")
+		resp = call(t, pc, "GET", basePath+"/transfers", "", nil)
 		requireError(t, resp, 503, "unavailable")
 		// The scope is still checked first.
-		requireError(t, call(t, c, "POST", basePath+"/fx/quotes", `{}`, nil), 403, "insufficient_scope")
+		requireError(t, call(t, srv.client(t, trader), "POST", basePath+"/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{}`, nil), 403, "insufficient_scope")
 	})
 
 	t.Run("unknown routes are 404 not_found", func(t *testing.T) {

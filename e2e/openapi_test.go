@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,7 +28,8 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 	acct := srv.createAccount(t, "openapi")
 	key := srv.createKey(t, acct, "read,pay")
 	readOnly := srv.createKey(t, acct, "read")
-	trader := srv.createKey(t, acct, "trade")
+	trader := srv.createKey(t, acct, "trade,wallets")
+	payer := srv.createKey(t, acct, "pay")
 
 	resp := callPublic(t, srv.unsigned(t), "GET", basePath+"/openapi.json")
 	requireStatus(t, resp, 200)
@@ -113,13 +115,30 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		{"404 not_found", key, "GET", contacts + "/ct_01M80AG7DGGN82BKWCMHEJCKG8", "", nil, 404, true},
 		{"413 body_too_large", key, "POST", contacts, `{"name":"` + strings.Repeat("x", 64<<10) + `"}`, nil, 413, false},
 		{"422 idempotency_key_reused", key, "POST", contacts, contactBodyString("Other"), map[string]string{"Idempotency-Key": "oa-1"}, 422, true},
-		{"503 planned route", trader, "POST", basePath + "/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, nil, 503, true},
+		{"503 planned route", payer, "POST", basePath + "/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x` + strings.Repeat("ab", 32) + `"}`, nil, 503, true},
 		{"delete", key, "DELETE", contacts + "/" + id, "", nil, 200, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			exchange(t, tc.key, tc.method, tc.target, tc.body, tc.headers, tc.status, tc.validateRequest)
 		})
 	}
+	t.Run("fx", func(t *testing.T) {
+		jsDir(t)
+		_, chainID := getCurrencies(t, srv.client(t, key))
+		registerWallet(t, srv, srv.client(t, trader), newEthKey(t), chainID)
+		var quotes quotesView
+		require.NoError(t, json.Unmarshal(exchange(t, trader, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, nil, 200, true), &quotes))
+		var amm, rfq orderView
+		require.NoError(t, json.Unmarshal(exchange(t, trader, "POST", basePath+"/fx/quotes/"+quotes.pick(t, "amm").ID+"/accept", `{}`, nil, 200, true), &amm))
+		require.NoError(t, json.Unmarshal(exchange(t, trader, "POST", basePath+"/fx/quotes/"+quotes.pick(t, "rfq").ID+"/accept", "", nil, 200, true), &rfq))
+		exchange(t, trader, "GET", basePath+"/fx/orders/"+amm.OrderID, "", nil, 200, true)
+		exchange(t, trader, "GET", basePath+"/fx/orders?limit=1", "", nil, 200, true)
+		exchange(t, trader, "POST", basePath+"/fx/orders/"+amm.OrderID+"/submit", `{"signature":"0x`+strings.Repeat("11", 65)+`"}`, nil, 400, true)
+		exchange(t, trader, "POST", basePath+"/fx/orders/"+rfq.OrderID+"/submit", `{"tx_hash":"0x`+strings.Repeat("cd", 32)+`"}`, nil, 200, true)
+		exchange(t, trader, "POST", basePath+"/fx/quotes/q_01M80AG7DGGN82BKWCMHEJCKG8/accept", "", nil, 404, true)
+		exchange(t, trader, "GET", basePath+"/fx/orders/ord_01M80AG7DGGN82BKWCMHEJCKG8", "", nil, 404, true)
+		exchange(t, trader, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"XAU","amount":"10"}`, nil, 400, true)
+	})
 	t.Run("the validator is not a rubber stamp", func(t *testing.T) {
 		req, err := http.NewRequest("GET", srv.BaseURL+contacts+"/"+id, nil)
 		require.NoError(t, err)
@@ -132,7 +151,7 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		limited := srv.createKey(t, acct, "trade")
 		for i := 0; i < 30; i++ {
 			r := rawRequest{method: "POST", target: fmt.Sprintf("%s/fx/quotes?i=%d", basePath, i), body: []byte(`{}`), keyID: limited.ID, priv: limited.Priv}
-			require.Equal(t, 503, r.send(t, srv.BaseURL).Status)
+			require.Equal(t, 400, r.send(t, srv.BaseURL).Status)
 		}
 		exchange(t, limited, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, nil, 429, true)
 	})

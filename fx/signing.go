@@ -63,12 +63,13 @@ type RFQRelay struct {
 	WitnessTypeString string   `json:"witnessTypeString"`
 }
 
-// RFQCall is signing.call: the escrowQuoteWithPermit2 fragment and its
-// first three arguments; the caller appends its Permit2 signature.
+// RFQCall is signing.call: the JSON ABI fragment (one object) of
+// escrowQuoteWithPermit2 and its first three arguments; the caller appends
+// its Permit2 signature (ethers: new Interface([call.abi])).
 type RFQCall struct {
-	To   string            `json:"to"`
-	ABI  []json.RawMessage `json:"abi"`
-	Args []any             `json:"args"`
+	To   string          `json:"to"`
+	ABI  json.RawMessage `json:"abi"`
+	Args []any           `json:"args"`
 }
 
 // QuoteArg is RfqEscrow.Quote as a call argument (named tuple members).
@@ -134,7 +135,7 @@ func rfqSigning(d eip712.Domain, q *rfq.Quote, makerSig []byte, f *eip712.RfqEsc
 			QuoteHash: msg.QuoteHash, Deadline: msg.Deadline, Nonce: msg.Nonce, Signer: msg.Signer},
 		Relay:     RFQRelay{ChainID: d.ChainID, Permit2: d.Permit2.Hex(), WitnessTypeString: eip712.RfqWitnessTypeString},
 		TypedData: td,
-		Call: RFQCall{To: f.Escrow.Hex(), ABI: []json.RawMessage{escrowQuoteFragment()}, Args: []any{
+		Call: RFQCall{To: f.Escrow.Hex(), ABI: escrowQuoteFragment(), Args: []any{
 			QuoteArg{Maker: q.Maker.Hex(), Taker: q.Taker.Hex(), TokenIn: q.TokenIn.Hex(), TokenOut: q.TokenOut.Hex(),
 				AmountIn: q.AmountIn.String(), AmountOut: q.AmountOut.String(), Expiry: q.Expiry.String(), Salt: q.Salt.String()},
 			hexutil.Encode(makerSig),

@@ -330,7 +330,15 @@ func openAPISchemas() obj {
 			"name":         tString(""),
 			"type":         tString("e.g. address, uint256, bytes, tuple."),
 			"internalType": tString(""),
-			"components":   arrayOf(sref("AbiParameter"), "Members of a tuple."),
+			"components":   arrayOf(sref("AbiTupleMember"), "Members of a tuple."),
+		}, "name", "type"),
+		// Two levels, not a recursive reference: the escrow's arguments nest
+		// one tuple deep, and validators cannot render recursive schemas.
+		"AbiTupleMember": object("A member of a tuple parameter (a Solidity JSON ABI parameter).", obj{
+			"name":         tString(""),
+			"type":         tString("e.g. address, uint256, bytes32."),
+			"internalType": tString(""),
+			"components":   obj{"type": "array", "description": "Members of a nested tuple.", "items": obj{"type": "object"}},
 		}, "name", "type"),
 		"Erc20TransferSigning": closed("A standard ERC-20 transfer for the caller to sign and broadcast, then submit its tx_hash.", obj{
 			"type": tConst("erc20_transfer"),
