@@ -90,6 +90,10 @@ func (t *tracker) update(o *domain.Order) {
 		t.d.cfg.Logger.Info("order finished", "order", o.ID, "route", o.Route, "state", o.State, "event", o.EventID)
 		return
 	}
+	if tr != nil && o.UpdatedAt.Before(tr.o.UpdatedAt) {
+		t.mu.Unlock() // an older row (the start-up scan racing a commit)
+		return
+	}
 	if tr == nil {
 		tr = &tracked{}
 		if err := t.index(tr, o); err != nil {
@@ -196,6 +200,11 @@ func (t *tracker) drive(id string) {
 		if err != nil {
 			cur.nextTry = t.d.cfg.Clock().Add(retryAfter)
 			t.d.cfg.Logger.Warn("order job failed; will retry", "order", id, "state", snapshot.o.State, "err", err.Error())
+			return
+		}
+		select { // the next step may be due at once (funded: ask the maker)
+		case t.kick <- id:
+		default:
 		}
 	}()
 }

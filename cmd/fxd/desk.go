@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -50,18 +52,34 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 			tokens = append(tokens, a)
 		}
 	}
-	var makers []maker.Maker
+	// Makers start at once: on a fresh chain each waits for its escrow
+	// approvals to be mined.
+	makers := make([]maker.Maker, len(ch.Makers))
+	errs := make([]error, len(ch.Makers))
+	var wg sync.WaitGroup
 	for i, key := range ch.Makers {
-		m, err := maker.Start(ctx, system, maker.Config{
-			Name: fmt.Sprintf("maker%d", i+1), Key: key, Backend: ch.Client, ChainID: ch.ChainID,
-			Escrow: ch.Contracts.RfqEscrow, Tokens: tokens, SpreadBps: makerSpreadBps(i), Price: pools.Mid,
-			Fault: maker.Fault(f.makerFault), Logger: logger,
-		})
-		if err != nil {
-			system.Shutdown()
-			return nil, nil, fmt.Errorf("serve: maker %d: %w", i+1, err)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			makers[i], errs[i] = maker.Start(ctx, system, maker.Config{
+				Name: fmt.Sprintf("maker%d", i+1), Key: key, Backend: ch.Client, ChainID: ch.ChainID,
+				Escrow: ch.Contracts.RfqEscrow, Tokens: tokens, SpreadBps: makerSpreadBps(i), Price: pools.Mid,
+				Fault: maker.Fault(f.makerFault), Logger: logger,
+			})
+		}()
+	}
+	wg.Wait()
+	stop := func() {
+		for _, m := range makers {
+			if l, ok := m.(*maker.Local); ok {
+				l.Stop()
+			}
 		}
-		makers = append(makers, m)
+		system.Shutdown()
+	}
+	if err := errors.Join(errs...); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("serve: makers: %w", err)
 	}
 	desk := fx.New(fx.Config{
 		Engine: e, Chain: ch, Pools: pools, Makers: makers,
@@ -69,9 +87,9 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 		OrderDeadline: f.orderDeadline, SettleTimeout: f.settleTimeout, Logger: logger,
 	})
 	if err := desk.EnsureSettleWindow(ctx); err != nil {
-		system.Shutdown()
+		stop()
 		return nil, nil, err
 	}
 	e.SetOrderHook(desk.Hook())
-	return desk, system.Shutdown, nil
+	return desk, stop, nil
 }
