@@ -148,8 +148,16 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1.0000001"}`, 400, "invalid_request")
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","extra":1}`, 400, "invalid_request")
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":"0x000000000000000000000000000000000000dEaD"}`, 400, "invalid_request")
+		// One base unit buys nothing on either rail.
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"0.000001"}`, 502, "no_quote_available")
 		resp, _ := tr.accept(t, "q_doesnotexist", "")
 		requireError(t, resp, 404, "not_found")
+		// The source wallet at accept must be the quote's taker.
+		q := tr.quote(t, "USDC", "EURC", "1")
+		resp, _ = tr.accept(t, q.BestQuoteID, fmt.Sprintf(`{"source_wallet":%q}`, newEthKey(t).Address.Hex()))
+		requireError(t, resp, 400, "invalid_request")
+		resp, _ = tr.accept(t, q.BestQuoteID, `{"source_wallet":"not an address"}`)
+		requireError(t, resp, 400, "invalid_request")
 
 		// Not permitted to swap: quoting works, accepting is refused with SPEC.md's message.
 		np := newTrader(t, srv, "no swap", nil, "--swap=false")

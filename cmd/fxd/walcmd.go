@@ -79,6 +79,15 @@ func dumpWAL(dir string) error {
 				ev["key"] = e.Key
 			case e.Contact != nil:
 				ev["contact"] = e.Contact
+			case e.Wallet != nil:
+				ev["wallet"] = e.Wallet
+			case e.Challenge != nil:
+				ev["challenge"] = e.Challenge
+			case e.Order != nil:
+				ev["order"] = domain.ViewOrder(e.Order)
+				if e.Order.EventID != "" {
+					ev["event_id"] = e.Order.EventID
+				}
 			case e.Idem != nil:
 				ev["idempotency"] = map[string]any{"scope": e.Idem.Scope, "status": e.Idem.Status,
 					"body": string(e.Idem.Body), "created_at": e.Idem.CreatedAt}
