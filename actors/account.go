@@ -55,23 +55,8 @@ func (a *accountActor) Receive(ctx actor.Context) {
 
 func (a *accountActor) exec(ctx actor.Context, m execMsg) {
 	env := a.e.env()
-	if m.req.Idem != nil && domain.InFlight(a.spec, a.committed, m.req.Idem.Scope, env.Now) {
-		a.replies.reply(domain.Outcome{Reply: domain.ErrInProgress().Reply()}, m.done)
-		return
-	}
-	out := a.spec.Handle(m.req, env)
-	if len(out.Events) == 0 {
-		a.replies.reply(out, m.done)
-		return
-	}
-	if err := a.replies.write(ctx, a.e, out, m.done); err != nil {
-		// Nothing was written and nothing applied: a clean refusal.
-		a.replies.reply(domain.Outcome{Reply: domain.ErrUnavailable("log is busy: %v", err).Reply()}, m.done)
-		return
-	}
-	for i := range out.Events {
-		a.spec.Apply(&out.Events[i])
-	}
+	inFlight := m.req.Idem != nil && domain.InFlight(a.spec, a.committed, m.req.Idem.Scope, env.Now)
+	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
 }
 
 // commit applies durable events to the committed state and publishes new

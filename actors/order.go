@@ -55,22 +55,8 @@ func (a *orderActor) Receive(ctx actor.Context) {
 
 func (a *orderActor) exec(ctx actor.Context, m orderExecMsg) {
 	env := a.e.env()
-	if m.req.Idem != nil && domain.InFlightOrder(a.spec, a.committed, m.req.Idem.Scope, env) {
-		a.replies.reply(domain.Outcome{Reply: domain.ErrInProgress().Reply()}, m.done)
-		return
-	}
-	out := a.spec.Handle(m.req, env)
-	if len(out.Events) == 0 {
-		a.replies.reply(out, m.done)
-		return
-	}
-	if err := a.replies.write(ctx, a.e, out, m.done); err != nil {
-		a.replies.reply(domain.Outcome{Reply: domain.ErrUnavailable("log is busy: %v", err).Reply()}, m.done)
-		return
-	}
-	for i := range out.Events {
-		a.spec.ApplyEvent(&out.Events[i])
-	}
+	inFlight := m.req.Idem != nil && domain.InFlightOrder(a.spec, a.committed, m.req.Idem.Scope, env)
+	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.ApplyEvent, m.done)
 }
 
 func (a *orderActor) commit(events []domain.Event) {

@@ -81,3 +81,26 @@ func (q *replyQueue) durable(index uint64, commit func([]domain.Event)) {
 func (q *replyQueue) idle(e *Engine) bool {
 	return len(q.queue) == 0 && q.lastIndex <= e.applied.Load()
 }
+
+// run is the body of every entity's command: refuse a key still in
+// flight, decide, then either answer at once (no events) or hand the
+// events to the log and apply them to the speculative state.
+func (q *replyQueue) run(ctx actor.Context, e *Engine, inFlight bool, handle func() domain.Outcome, apply func(*domain.Event), done chan<- domain.Outcome) {
+	if inFlight {
+		q.reply(domain.Outcome{Reply: domain.ErrInProgress().Reply()}, done)
+		return
+	}
+	out := handle()
+	if len(out.Events) == 0 {
+		q.reply(out, done)
+		return
+	}
+	if err := q.write(ctx, e, out, done); err != nil {
+		// Nothing was written and nothing applied: a clean refusal.
+		q.reply(domain.Outcome{Reply: domain.ErrUnavailable("log is busy: %v", err).Reply()}, done)
+		return
+	}
+	for i := range out.Events {
+		apply(&out.Events[i])
+	}
+}

@@ -177,8 +177,18 @@ func (tr *fxTrader) await(t *testing.T, id, state string, within time.Duration) 
 	}
 }
 
-// signTyped signs signing.typed_data with ethers, as a wallet would.
+// signTyped signs signing.typed_data with ethers, as a wallet would, and
+// checks the wallet is the one that signed.
 func (tr *fxTrader) signTyped(t *testing.T, signing json.RawMessage) string {
+	t.Helper()
+	sig, signer := tr.signTypedAs(t, signing)
+	require.Equal(t, tr.wallet.Address.Hex(), signer)
+	return sig
+}
+
+// signTypedAs signs with the trader's current wallet and returns the
+// signature and the signer ethers reports.
+func (tr *fxTrader) signTypedAs(t *testing.T, signing json.RawMessage) (string, string) {
 	t.Helper()
 	var s struct {
 		TypedData json.RawMessage `json:"typed_data"`
@@ -186,8 +196,7 @@ func (tr *fxTrader) signTyped(t *testing.T, signing json.RawMessage) string {
 	require.NoError(t, json.Unmarshal(signing, &s))
 	var out struct{ Signature, Signer string }
 	runNode(t, "fx.mjs", map[string]any{"op": "sign_typed_data", "key": tr.wallet.Hex, "typed_data": s.TypedData}, &out)
-	require.Equal(t, tr.wallet.Address.Hex(), out.Signer)
-	return out.Signature
+	return out.Signature, out.Signer
 }
 
 // fundRFQ signs the funding and broadcasts escrowQuoteWithPermit2 with

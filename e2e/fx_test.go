@@ -55,7 +55,7 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		// A signature by another wallet is refused before anything is relayed.
 		other := tr.wallet
 		tr.wallet = newEthKey(t)
-		badSig := tr.signTypedAs(t, o.Signing)
+		badSig, _ := tr.signTypedAs(t, o.Signing)
 		tr.wallet = other
 		bad := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, badSig))
 		requireError(t, bad, 400, "invalid_signature")
@@ -199,17 +199,4 @@ func requireRFQSigning(t *testing.T, raw json.RawMessage, tr *fxTrader) {
 	require.Equal(t, permit2.Hex(), s.Relay["permit2"])
 	require.Equal(t, "RfqEscrowFunding witness)RfqEscrowFunding(address signer,bytes32 executionId,address escrow,bytes32 quoteHash,address token,uint256 amount,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)", s.Relay["witnessTypeString"])
 	require.Equal(t, "PermitWitnessTransferFrom", s.TypedData["primaryType"])
-}
-
-// signTypedAs signs with the trader's current wallet without checking it
-// is the order's signer (to make a wrong signature).
-func (tr *fxTrader) signTypedAs(t *testing.T, signing json.RawMessage) string {
-	t.Helper()
-	var s struct {
-		TypedData json.RawMessage `json:"typed_data"`
-	}
-	require.NoError(t, json.Unmarshal(signing, &s))
-	var out struct{ Signature string }
-	runNode(t, "fx.mjs", map[string]any{"op": "sign_typed_data", "key": tr.wallet.Hex, "typed_data": s.TypedData}, &out)
-	return out.Signature
 }

@@ -158,12 +158,7 @@ func parseGasless(raw []byte) (*eip712.GaslessOrder, error) {
 		Signer: common.HexToAddress(m.Signer), TokenIn: common.HexToAddress(m.TokenIn), TokenOut: common.HexToAddress(m.TokenOut),
 		Recipient: common.HexToAddress(m.Recipient), Pool: common.HexToAddress(m.Pool),
 	}
-	var ok [4]bool
-	o.AmountIn, ok[0] = new(big.Int).SetString(m.AmountIn, 10)
-	o.MinAmountOut, ok[1] = new(big.Int).SetString(m.MinAmountOut, 10)
-	o.Deadline, ok[2] = new(big.Int).SetString(m.Deadline, 10)
-	o.Nonce, ok[3] = new(big.Int).SetString(m.Nonce, 10)
-	if ok != [4]bool{true, true, true, true} {
+	if !parseUints([]*string{&m.AmountIn, &m.MinAmountOut, &m.Deadline, &m.Nonce}, []**big.Int{&o.AmountIn, &o.MinAmountOut, &o.Deadline, &o.Nonce}) {
 		return nil, fmt.Errorf("fx: stored amm signing has a bad number: %+v", m)
 	}
 	return o, nil
@@ -195,13 +190,21 @@ func parseRFQ(raw []byte) (*rfqTerms, error) {
 	}
 	q := rfq.Quote{Maker: common.HexToAddress(qa.Maker), Taker: common.HexToAddress(qa.Taker),
 		TokenIn: common.HexToAddress(qa.TokenIn), TokenOut: common.HexToAddress(qa.TokenOut)}
-	var ok [4]bool
-	q.AmountIn, ok[0] = new(big.Int).SetString(qa.AmountIn, 10)
-	q.AmountOut, ok[1] = new(big.Int).SetString(qa.AmountOut, 10)
-	q.Expiry, ok[2] = new(big.Int).SetString(qa.Expiry, 10)
-	q.Salt, ok[3] = new(big.Int).SetString(qa.Salt, 10)
-	if ok != [4]bool{true, true, true, true} {
+	if !parseUints([]*string{&qa.AmountIn, &qa.AmountOut, &qa.Expiry, &qa.Salt}, []**big.Int{&q.AmountIn, &q.AmountOut, &q.Expiry, &q.Salt}) {
 		return nil, fmt.Errorf("fx: stored rfq quote has a bad number: %+v", qa)
 	}
 	return &rfqTerms{Quote: q, ExecutionID: common.HexToHash(s.Funding.ExecutionID), QuoteHash: common.HexToHash(s.Funding.QuoteHash)}, nil
+}
+
+// parseUints parses each decimal string into its destination; false if
+// any is not a base-10 integer.
+func parseUints(in []*string, out []**big.Int) bool {
+	for i, s := range in {
+		v, ok := new(big.Int).SetString(*s, 10)
+		if !ok {
+			return false
+		}
+		*out[i] = v
+	}
+	return true
 }

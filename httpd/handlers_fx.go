@@ -34,13 +34,29 @@ func (s *Server) createQuotes(rc *reqCtx) {
 }
 
 func (s *Server) acceptQuote(rc *reqCtx) {
+	var req fx.AcceptRequest // the body is optional
+	s.orderWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Desk.Accept(ctx, rc.key.Account, rc.params.get("id"), req, idem)
+	})
+}
+
+func (s *Server) submitOrder(rc *reqCtx) {
+	var req fx.SubmitRequest
+	s.orderWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Desk.Submit(ctx, rc.key.Account, rc.params.get("id"), req, idem)
+	})
+}
+
+// orderWrite is the shape of the writes aimed at one order: decode the
+// body into req (an empty body allowed when optional), read the
+// Idempotency-Key, run, and write the order entity's answer.
+func (s *Server) orderWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if s.cfg.Desk == nil {
 		writeError(rc.ctx, errNoDesk)
 		return
 	}
-	var req fx.AcceptRequest
-	if body := rc.ctx.Request.Body(); len(body) > 0 {
-		if err := decodeStrict(body, &req); err != nil {
+	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
+		if err := decodeStrict(body, req); err != nil {
 			writeError(rc.ctx, err)
 			return
 		}
@@ -51,26 +67,7 @@ func (s *Server) acceptQuote(rc *reqCtx) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	rc.writeOutcome(s.cfg.Desk.Accept(ctx, rc.key.Account, rc.params.get("id"), req, idem))
-}
-
-func (s *Server) submitOrder(rc *reqCtx) {
-	if s.cfg.Desk == nil {
-		writeError(rc.ctx, errNoDesk)
-		return
-	}
-	var req fx.SubmitRequest
-	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
-		writeError(rc.ctx, err)
-		return
-	}
-	idem, ok := rc.idem()
-	if !ok {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	rc.writeOutcome(s.cfg.Desk.Submit(ctx, rc.key.Account, rc.params.get("id"), req, idem))
+	rc.writeOutcome(run(ctx, idem))
 }
 
 func (s *Server) getOrder(rc *reqCtx) {
