@@ -49,6 +49,13 @@ type UpdateContact struct {
 // DeleteContact is DELETE /contacts/{id}.
 type DeleteContact struct{ ID string }
 
+// RecordAnswer keeps an answer computed outside the entity so that an
+// Idempotency-Key replays it: POST /fx/quotes, whose quotes live in memory.
+// Decide returns it as it is; Handle stores it with the key, or replays
+// the answer stored first when the key was used already.
+type RecordAnswer struct{ Reply Reply }
+
+func (RecordAnswer) commandName() string  { return "record_answer" }
 func (CreateAccount) commandName() string { return "create_account" }
 func (UpdateAccount) commandName() string { return "update_account" }
 func (CreateKey) commandName() string     { return "create_key" }

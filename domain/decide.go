@@ -38,6 +38,8 @@ func (s *AccountState) Decide(cmd Command, env Env) ([]Event, Reply, *Error) {
 		return s.updateWallet(c, now)
 	case DeleteWallet:
 		return s.deleteWallet(c)
+	case RecordAnswer:
+		return nil, c.Reply, nil
 	}
 	panic(fmt.Sprintf("domain: decide of unknown command %T", cmd))
 }

@@ -137,6 +137,26 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		requireError(t, call(t, tr.c, "GET", basePath+"/fx/orders/ord_nope", "", nil), 404, "not_found")
 	})
 
+	t.Run("idempotency keys", func(t *testing.T) {
+		body := `{"from_currency":"USDC","to_currency":"EURC","amount":"3"}`
+		first := call(t, tr.c, "POST", basePath+"/fx/quotes", body, map[string]string{"Idempotency-Key": "fxq-1"})
+		require.Equal(t, 200, first.Status, "%s", first.Body)
+		again := call(t, tr.c, "POST", basePath+"/fx/quotes", body, map[string]string{"Idempotency-Key": "fxq-1"})
+		require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
+		require.Equal(t, first.Body, again.Body, "the same quotes, not new ones")
+		requireError(t, call(t, tr.c, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"4"}`,
+			map[string]string{"Idempotency-Key": "fxq-1"}), 422, "idempotency_key_reused")
+
+		var q quotesView
+		decodeStrictJSON(t, first.Body, &q)
+		target := basePath + "/fx/quotes/" + q.BestQuoteID + "/accept"
+		a1 := call(t, tr.c, "POST", target, "", map[string]string{"Idempotency-Key": "fxa-1"})
+		require.Equal(t, 200, a1.Status, "%s", a1.Body)
+		a2 := call(t, tr.c, "POST", target, "", map[string]string{"Idempotency-Key": "fxa-1"})
+		require.Equal(t, "true", a2.Header.Get("Idempotency-Replayed"))
+		require.Equal(t, a1.Body, a2.Body)
+	})
+
 	t.Run("refusals", func(t *testing.T) {
 		bad := func(body string, status int, code string) {
 			t.Helper()

@@ -107,9 +107,15 @@ func (rc *reqCtx) walletAddresses() ([]string, *domain.Error) {
 }
 
 func writeJSON(rc *reqCtx, status int, v any) {
+	writeReply(rc.ctx, domain.Reply{Status: status, Body: mustMarshal(v)})
+}
+
+// mustMarshal encodes a view; views are plain structs, so a failure is a
+// programming error.
+func mustMarshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic("httpd: marshal: " + err.Error())
 	}
-	writeReply(rc.ctx, domain.Reply{Status: status, Body: b})
+	return b
 }

@@ -23,14 +23,27 @@ func (s *Server) createQuotes(rc *reqCtx) {
 		writeError(rc.ctx, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req)
-	if err != nil {
-		writeError(rc.ctx, err)
+	idem, ok := rc.idem()
+	if !ok {
 		return
 	}
-	writeJSON(rc, 200, out)
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	reply := domain.Reply{Status: 200}
+	if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
+		reply = err.Reply()
+	} else {
+		reply.Body = mustMarshal(out)
+	}
+	if idem == nil {
+		writeReply(rc.ctx, reply)
+		return
+	}
+	// Quotes live in memory, not in the log: under an Idempotency-Key the
+	// answer itself is stored in the account, so a replay returns the
+	// same quotes (the first answer stored wins a race).
+	out, err := s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: domain.RecordAnswer{Reply: reply}, Idem: idem})
+	rc.writeOutcome(out, err)
 }
 
 func (s *Server) acceptQuote(rc *reqCtx) {
