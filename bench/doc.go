@@ -25,6 +25,19 @@
 //     replay, so it is mostly fixed cost).
 //   - Memory per account: the server's RSS growth over N accounts with one
 //     key and one contact each.
+//   - The FX quote path, last (fxbench -only quotes runs just this, on a
+//     fresh fxd): POST /fx/quotes open loop at a fixed offered rate
+//     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms), then POST
+//     /fx/quotes/{id}/accept (an fsynced order) at 100/s, informational.
+//     Each account gets one wallet by SIWE (go-ethereum signs the
+//     EIP-4361 message); quotes and accepts are heavy (30 a minute per
+//     key), so each key sends at most 28 and the keys are many. The load
+//     is open loop (quotes.go): request i is due at start + i/rate, its
+//     latency runs from that time, so a stall is charged to every request
+//     it delays (no coordinated omission); workers wait for their slot on
+//     a timerfd (time.Sleep is up to 1 ms late) and a send more than 1 ms
+//     late is counted. Answers over 2 ms are counted per 100 ms of the
+//     window, to line the tail up with GC cycles or blocks.
 //
 // # Method
 //

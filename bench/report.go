@@ -33,9 +33,10 @@ type Report struct {
 	ReadRatio   float64     `json:"read_ratio,omitempty"`
 	WriteRatio  float64     `json:"write_ratio,omitempty"`
 
-	Recovery *Recovery `json:"recovery,omitempty"`
-	Memory   *Memory   `json:"memory,omitempty"`
-	Profiles []Profile `json:"profiles,omitempty"`
+	Recovery *Recovery   `json:"recovery,omitempty"`
+	Memory   *Memory     `json:"memory,omitempty"`
+	FX       *QuotePhase `json:"fx_quotes,omitempty"`
+	Profiles []Profile   `json:"profiles,omitempty"`
 
 	Rows   []Row    `json:"rows"`
 	Errors []string `json:"errors,omitempty"`
@@ -57,6 +58,10 @@ type Settings struct {
 	MemAccounts   int     `json:"mem_accounts"`
 	FloorProcess  bool    `json:"floor_separate_process"`
 	Bin           string  `json:"bin"`
+	QuoteRate     int     `json:"quote_rate_per_s"`
+	AcceptRate    int     `json:"accept_rate_per_s"`
+	QuoteInFlight int     `json:"quote_max_in_flight"`
+	Only          string  `json:"only,omitempty"`
 }
 
 // SweepPoint is one connection count tried against the floor.
@@ -258,7 +263,58 @@ func (rep *Report) BuildRows() {
 			Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What,
 				float64(m.RSSBeforeBytes)/(1<<20), float64(m.RSSAfterBytes)/(1<<20))})
 	}
+	if fx := rep.FX; fx != nil {
+		rows = append(rows, openRow(fmt.Sprintf("quote POST /fx/quotes @ %s/s", commas(int64(rep.Settings.QuoteRate))), fx.Quotes, true))
+		if rep.Settings.AcceptRate > 0 {
+			rows = append(rows, openRow(fmt.Sprintf("accept POST /fx/quotes/{id}/accept @ %s/s", commas(int64(rep.Settings.AcceptRate))), fx.Accepts, false))
+		}
+	}
 	rep.Rows = rows
+}
+
+// openRow describes an open-loop result. With target, it is judged
+// against the quote latency targets (p99 ≤ 2 ms, p99.9 ≤ 5 ms, no errors);
+// without, it is informational, and INVALID only when requests failed.
+func openRow(name string, r *OpenResult, target bool) Row {
+	row := Row{Name: name, Value: "not run", Result: "INVALID"}
+	if target {
+		row.Target = fmt.Sprintf("p99 ≤ %g ms, p99.9 ≤ %g ms", quoteP99TargetMs, quoteP999TargetMs)
+	}
+	if r == nil {
+		return row
+	}
+	d := []string{latencyText(r.Latency) + " (from the scheduled send)",
+		fmt.Sprintf("errors %d (429s %d, other statuses %d, transport %d, unsent %d)",
+			r.Errors(), r.TooMany, r.Unexpected-r.TooMany, r.TransportErrors, r.Unsent),
+		fmt.Sprintf("late sends %d of %d (> 1 ms; lateness p99 %.2f / p99.9 %.2f ms)",
+			r.LateSends, r.WindowSlots, r.Lateness.P99Ms, r.Lateness.P999Ms),
+		fmt.Sprintf("service time p99 %.2f / p99.9 %.2f / max %.2f ms", r.Service.P99Ms, r.Service.P999Ms, r.Service.MaxMs),
+		fmt.Sprintf("%s OK/s in %.0fs", commas(int64(r.Rate+0.5)), r.WindowS)}
+	if r.ServerCPUUs > 0 {
+		d = append(d, fmt.Sprintf("server %.0f µs CPU/req (%.2f cores)", r.ServerCPUUs, r.ServerCores))
+	}
+	d = append(d, fmt.Sprintf("generator %.0f µs CPU/req", r.GeneratorCPUUs))
+	if r.OtherCores >= 0 {
+		d = append(d, fmt.Sprintf("other work on the machine %.2f cores", r.OtherCores))
+	}
+	if r.Keys > 0 {
+		d = append(d, fmt.Sprintf("%d keys on %d accounts", r.Keys, r.Accounts))
+	}
+	if r.FirstProblem != "" {
+		d = append(d, "first problem: "+r.FirstProblem)
+	}
+	row.Value, row.Detail = fmt.Sprintf("p99 %.2f ms", r.Latency.P99Ms), strings.Join(d, "; ")
+	switch {
+	case !r.Valid():
+		row.Result = "INVALID"
+	case target:
+		row.Result = passFail(r.Errors() == 0 && r.Latency.P99Ms <= quoteP99TargetMs && r.Latency.P999Ms <= quoteP999TargetMs)
+	case r.Errors() > 0:
+		row.Result = "INVALID"
+	default:
+		row.Result = ""
+	}
+	return row
 }
 
 // cpuRatio compares server CPU per request, which other work on the
@@ -312,8 +368,15 @@ func (rep *Report) PrintTable(w io.Writer) {
 	fmt.Fprintf(w, "\n%s/%s, %d CPU (%s), %s, commit %s, load avg %s → %s\n", m.GOOS, m.GOARCH, m.NumCPU, m.CPUModel,
 		m.GoVersion, commit, m.LoadAvgStart, m.LoadAvgEnd)
 	s := rep.Settings
-	fmt.Fprintf(w, "generator %s, %d conns; each load phase: %d round(s) alternating floor and fxd, each %.1fs warm-up + %.1fs measured\n",
-		s.Generator, s.Conns, s.Rounds, s.WarmupS, s.DurationS/float64(max(s.Rounds, 1)))
+	if s.Only == "" {
+		fmt.Fprintf(w, "generator %s, %d conns; each load phase: %d round(s) alternating floor and fxd, each %.1fs warm-up + %.1fs measured\n",
+			s.Generator, s.Conns, s.Rounds, s.WarmupS, s.DurationS/float64(max(s.Rounds, 1)))
+	}
+	if rep.FX != nil {
+		fmt.Fprintf(w, "FX quote phase: open loop at a fixed offered rate, %.1fs warm-up + %.1fs measured, latency from each request's "+
+			"scheduled send time; up to %d requests waiting or in flight; keys within 28 heavy requests each\n",
+			s.WarmupS, s.DurationS, s.QuoteInFlight)
+	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -322,7 +385,8 @@ func (rep *Report) PrintTable(w io.Writer) {
 	}
 }
 
-// Save writes the report as dir/<date>.json and returns the path.
+// Save writes the report as dir/<date>.json (<date>-<only>.json for a run
+// of selected phases) and returns the path.
 func (rep *Report) Save(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -331,7 +395,11 @@ func (rep *Report) Save(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, rep.Date+".json")
+	name := rep.Date
+	if rep.Settings.Only != "" {
+		name += "-" + rep.Settings.Only
+	}
+	path := filepath.Join(dir, name+".json")
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return "", err

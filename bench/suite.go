@@ -40,6 +40,13 @@ const (
 	defaultCLIParallel   = 12
 	fallbackRatePerSec   = 20_000
 	writeKeysPerAcctRoom = 100 // contacts left free per account
+	defaultQuoteInFlight = 256
+)
+
+// Phase selections for Config.Only.
+const (
+	OnlyAll    = ""
+	OnlyQuotes = "quotes"
 )
 
 // Config configures Run.
@@ -71,6 +78,22 @@ type Config struct {
 	PerfDir  string
 	KeepData bool
 	Log      io.Writer // progress; nil for none
+
+	// The FX quote path, last (after every other phase, on the server as
+	// the memory phase left it): POST /fx/quotes open loop at QuoteRate
+	// per second, then POST /fx/quotes/{id}/accept at AcceptRate, each for
+	// Warmup + Duration. QuoteRate 0 skips the phase, AcceptRate 0 the
+	// accepts. QuoteInFlight bounds the requests waiting for their time or
+	// in flight (default 256).
+	QuoteRate     int
+	AcceptRate    int
+	QuoteInFlight int
+	// QuotePprofDir, if set, receives a CPU profile of fxd (from its admin
+	// listener's pprof) over the quote load's window.
+	QuotePprofDir string
+	// Only selects phases: OnlyAll, or OnlyQuotes (start fxd, run the FX
+	// quote phase, stop).
+	Only string
 }
 
 // DefaultConfig returns the full run's settings, or the smoke test's.
@@ -79,10 +102,12 @@ func DefaultConfig(quick bool) Config {
 		Warmup: 2 * time.Second, Duration: 10 * time.Second, Gen: GenRaw, Rounds: 2, Conns: 64,
 		MicroTime: time.Second, WALGoroutines: 1024, WALPayload: 100, WALDuration: 5 * time.Second,
 		MemAccounts: 2000, CLIParallel: defaultCLIParallel, MaxKeys: defaultMaxKeys, Quick: quick,
+		QuoteRate: 1000, AcceptRate: 100, QuoteInFlight: defaultQuoteInFlight,
 	}
 	if quick {
 		c.Warmup, c.Duration, c.Rounds = 500*time.Millisecond, 2*time.Second, 1
 		c.MicroTime, c.WALDuration, c.MemAccounts = 200*time.Millisecond, time.Second, 100
+		c.QuoteRate, c.AcceptRate = 100, 20
 	}
 	return c
 }
@@ -100,6 +125,15 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.CLIParallel == 0 {
 		cfg.CLIParallel = defaultCLIParallel
 	}
+	if cfg.QuoteInFlight <= 0 {
+		cfg.QuoteInFlight = defaultQuoteInFlight
+	}
+	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes {
+		return nil, fmt.Errorf("bench: unknown -only %q (want %q)", cfg.Only, OnlyQuotes)
+	}
+	if cfg.Only == OnlyQuotes && cfg.QuoteRate <= 0 {
+		return nil, errors.New("bench: -only quotes with a quote rate of 0")
+	}
 	logw := cfg.Log
 	if logw == nil {
 		logw = io.Discard
@@ -110,7 +144,8 @@ func Run(cfg Config) (*Report, error) {
 		Settings: Settings{Quick: cfg.Quick, Generator: cfg.Gen, Conns: cfg.Conns, ConnsSwept: cfg.Conns == 0,
 			Rounds: max(cfg.Rounds, 1), WarmupS: cfg.Warmup.Seconds(), DurationS: cfg.Duration.Seconds(), WALGoroutines: cfg.WALGoroutines,
 			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts,
-			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin},
+			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin, QuoteRate: cfg.QuoteRate, AcceptRate: cfg.AcceptRate,
+			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only},
 	}
 	fail := func(what string, err error) {
 		rep.Errors = append(rep.Errors, what+": "+err.Error())
@@ -124,6 +159,14 @@ func Run(cfg Config) (*Report, error) {
 			if r != nil {
 				other = max(other, r.OtherCores)
 			}
+		}
+		if rep.FX != nil {
+			for _, r := range []*OpenResult{rep.FX.Quotes, rep.FX.Accepts} {
+				if r != nil {
+					other = max(other, r.OtherCores)
+				}
+			}
+			rep.Notes = append(rep.Notes, rep.FX.Notes...)
 		}
 		if other > 0.25 || busy(rep.Machine.LoadAvgStart, rep.Machine.NumCPU) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the machine was busy with other work (load avg %s at the start; up to %.2f of %d cores "+
@@ -147,6 +190,80 @@ func Run(cfg Config) (*Report, error) {
 			return rep, err
 		}
 		perf = &perfRecorder{dir: cfg.PerfDir}
+	}
+
+	profiled := func(phase string, pid int) func() func() {
+		if perf == nil || pid <= 0 {
+			return nil
+		}
+		return func() func() {
+			stop := perf.start(phase, pid)
+			return func() {
+				p, err := stop()
+				if err != nil {
+					fail("perf "+phase, err)
+				} else if p != nil {
+					rep.Profiles = append(rep.Profiles, *p)
+				}
+			}
+		}
+	}
+	// 10. The FX quote path, on srv (a fresh server if srv is nil): last,
+	// so that its accounts, quotes and orders disturb no other phase.
+	quotePhase := func(srv *FXD) {
+		if cfg.QuoteRate <= 0 {
+			return
+		}
+		if srv == nil {
+			say("== starting a fresh %s for the FX quote phase", cfg.Bin)
+			var err error
+			if srv, err = StartFXD(cfg.Bin, filepath.Join(tmp, "data-fx"), filepath.Join(tmp, "fxd-fx.log")); err != nil {
+				fail("fx quotes: start fxd", err)
+				return
+			}
+			defer func() { _ = srv.Kill() }()
+			say("  fxd pid %d listening on %s (ready after %v)", srv.PID(), srv.Addr(), srv.Ready.Round(time.Millisecond))
+		}
+		rep.FX = &QuotePhase{}
+		var hooks []func() func()
+		if h := profiled("fxd-quotes", srv.PID()); h != nil {
+			hooks = append(hooks, h)
+		}
+		if cfg.QuotePprofDir != "" {
+			path, _ := filepath.Abs(filepath.Join(cfg.QuotePprofDir, "fxd-quotes-"+time.Now().Format("20060102-150405")+".pprof"))
+			hooks = append(hooks, pprofHook(srv, cfg.Duration, path, rep.FX, fail))
+		}
+		var onWindow func() func()
+		if len(hooks) > 0 {
+			onWindow = func() func() {
+				var stops []func()
+				for _, h := range hooks {
+					stops = append(stops, h())
+				}
+				return func() {
+					for _, s := range stops {
+						s()
+					}
+				}
+			}
+		}
+		if err := runQuotePhase(context.Background(), srv, cfg, filepath.Join(tmp, "fxkeys"), rep.FX, onWindow, logw); err != nil {
+			fail("fx quotes", err)
+		}
+	}
+	if cfg.Only == OnlyQuotes {
+		say("== starting %s on a temp data dir (FX quote phase only)", cfg.Bin)
+		fx, err := StartFXD(cfg.Bin, filepath.Join(tmp, "data"), filepath.Join(tmp, "fxd-1.log"))
+		if err != nil {
+			return rep, err
+		}
+		defer func() { _ = fx.Kill() }()
+		say("  fxd pid %d listening on %s (ready after %v)", fx.PID(), fx.Addr(), fx.Ready.Round(time.Millisecond))
+		quotePhase(fx)
+		if _, err := fx.Stop(30 * time.Second); err != nil {
+			fail("stop fxd", err)
+		}
+		return rep, nil
 	}
 
 	// 1. Rate limiter micro-benchmarks.
@@ -192,22 +309,6 @@ func Run(cfg Config) (*Report, error) {
 	}
 	stopFloor = sync.OnceFunc(stopFloor)
 	defer stopFloor()
-	profiled := func(phase string, pid int) func() func() {
-		if perf == nil || pid <= 0 {
-			return nil
-		}
-		return func() func() {
-			stop := perf.start(phase, pid)
-			return func() {
-				p, err := stop()
-				if err != nil {
-					fail("perf "+phase, err)
-				} else if p != nil {
-					rep.Profiles = append(rep.Profiles, *p)
-				}
-			}
-		}
-	}
 	floorKeySet := NewKeySet(floorKeys, 0)
 	floorLoad := func(name, method, path string, want int) Load {
 		l := Load{Name: name, Addr: floorAddr, Method: method, Path: path, WantStatus: want, Keys: floorKeySet,
@@ -349,6 +450,10 @@ func Run(cfg Config) (*Report, error) {
 	rep.Recovery = rec
 	if err != nil {
 		fail("restart", err)
+		if fx2 != nil {
+			_ = fx2.Kill()
+		}
+		quotePhase(nil)
 		return rep, nil
 	}
 	defer func() { _ = fx2.Kill() }()
@@ -361,6 +466,7 @@ func Run(cfg Config) (*Report, error) {
 			fail("memory", err)
 		}
 	}
+	quotePhase(fx2)
 	if _, err := fx2.Stop(30 * time.Second); err != nil {
 		fail("stop fxd", err)
 	}

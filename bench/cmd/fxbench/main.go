@@ -1,12 +1,14 @@
 // Command fxbench is fxd's benchmark suite (`make bench`).
 //
 //	fxbench -bin bin/fxd -out bench/results [-quick] [-duration 10s] [-conns N] [-keys N]
+//	        [-quote-rate 1000] [-accept-rate 100] [-only quotes]
 //
 // It starts the real binary on a temp data dir, creates accounts and keys
 // with its CLI, and measures authenticated reads and durable writes against
 // a floor server (signature check and a static answer) under the same load
 // generator, plus the log writer, the rate limiter, restart time and memory
-// per account. Progress goes to stderr, the table to stdout, and the whole
+// per account, and last the FX quote path: POST /fx/quotes and quote
+// accepts, open loop at fixed offered rates. Progress goes to stderr, the table to stdout, and the whole
 // report to <out>/<YYYY-MM-DD>.json.
 package main
 
@@ -39,6 +41,11 @@ func main() {
 	perfDir := flag.String("perf", "", "record a perf profile of each server during each load window into this directory")
 	keep := flag.Bool("keep", false, "keep the temp data dir")
 	strict := flag.Bool("strict", false, "exit 2 when a target is missed or a phase is invalid")
+	quoteRate := flag.Int("quote-rate", -1, "POST /fx/quotes offered per second, open loop (default 1000, -quick 100; 0 skips the FX phase)")
+	acceptRate := flag.Int("accept-rate", -1, "quote accepts offered per second, open loop (default 100, -quick 20; 0 skips them)")
+	quoteInFlight := flag.Int("quote-inflight", 0, "most FX requests waiting for their time or in flight (default 256)")
+	quotePprof := flag.String("quote-pprof", "", "save a CPU profile of fxd (admin pprof) over the quote window into this directory")
+	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd)")
 	flag.Parse()
 
 	if *floorServe != "" {
@@ -73,6 +80,16 @@ func main() {
 	if *cliPar > 0 {
 		cfg.CLIParallel = *cliPar
 	}
+	if *quoteRate >= 0 {
+		cfg.QuoteRate = *quoteRate
+	}
+	if *acceptRate >= 0 {
+		cfg.AcceptRate = *acceptRate
+	}
+	if *quoteInFlight > 0 {
+		cfg.QuoteInFlight = *quoteInFlight
+	}
+	cfg.QuotePprofDir, cfg.Only = *quotePprof, *only
 	if !*inproc {
 		exe, err := os.Executable()
 		if err != nil {
