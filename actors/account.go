@@ -45,7 +45,10 @@ func (a *accountActor) Receive(ctx actor.Context) {
 		a.replies.durable(m.index, a.commit)
 	case accountInfoMsg:
 		atomic.AddInt64(&a.entry.inflight, -1)
-		m.done <- a.info()
+		if a.entry.info.Load() == nil {
+			a.publishInfo()
+		}
+		m.done <- *a.entry.info.Load()
 	case probeMsg:
 		m.done <- a.committed.Clone()
 	case *actor.ReceiveTimeout:
@@ -59,14 +62,23 @@ func (a *accountActor) exec(ctx actor.Context, m execMsg) {
 	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
 }
 
-// commit applies durable events to the committed state and publishes new
-// key rows to the directory.
+// commit applies durable events to the committed state, publishes new
+// key rows to the directory and, once someone asked for it, a new
+// AccountInfo view when the profile or a wallet changed.
 func (a *accountActor) commit(events []domain.Event) {
+	publish := false
 	for i := range events {
 		a.committed.Apply(&events[i])
 		if k := events[i].Key; k != nil {
 			a.e.dir.put(k)
 		}
+		switch events[i].Kind {
+		case domain.EvAccountPut, domain.EvWalletPut, domain.EvWalletDeleted:
+			publish = true
+		}
+	}
+	if publish && a.entry.info.Load() != nil {
+		a.publishInfo()
 	}
 }
 

@@ -32,16 +32,27 @@ func (i AccountInfo) SwapPermitted() bool {
 
 type accountInfoMsg struct{ done chan<- AccountInfo }
 
-// AccountInfo reads an account's committed profile and wallets.
+// AccountInfo reads an account's committed profile and wallets: from the
+// view its actor published when it is in memory, else by activating it.
 func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {
+	sh := e.reg.shard(acct)
+	sh.mu.Lock()
+	en := sh.m[acct]
+	sh.mu.Unlock()
+	if en != nil {
+		if info := en.info.Load(); info != nil {
+			return *info, nil
+		}
+	}
 	done := make(chan AccountInfo, 1)
 	return request(ctx, e, acct, false, done, accountInfoMsg{done: done})
 }
 
-func (a *accountActor) info() AccountInfo {
+// publishInfo replaces the actor's published view from committed state.
+func (a *accountActor) publishInfo() {
 	ws := make(map[string]*domain.Wallet, len(a.committed.Wallets))
 	for k, w := range a.committed.Wallets {
 		ws[k] = w
 	}
-	return AccountInfo{Account: a.committed.Account, Wallets: ws}
+	a.entry.info.Store(&AccountInfo{Account: a.committed.Account, Wallets: ws})
 }

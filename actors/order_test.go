@@ -105,3 +105,24 @@ func orderIDs(os []*domain.Order) []string {
 	}
 	return out
 }
+
+// TestAccountInfoFollowsCommits: the published view the quote path reads
+// changes with the committed profile, at once after the write returns.
+func TestAccountInfoFollowsCommits(t *testing.T) {
+	e := openEngine(t, t.TempDir())
+	defer e.Close()
+	acct := createAccount(t, e)
+	ctx := context.Background()
+	info, err := e.AccountInfo(ctx, acct)
+	require.NoError(t, err)
+	require.True(t, info.SwapPermitted())
+	no := false
+	out, err := e.Exec(ctx, acct, domain.Request{Cmd: domain.UpdateAccount{Swap: &no}})
+	require.NoError(t, err)
+	require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
+	info, err = e.AccountInfo(ctx, acct)
+	require.NoError(t, err)
+	require.False(t, info.SwapPermitted())
+	_, err = e.AccountInfo(ctx, "acct_missing")
+	require.ErrorIs(t, err, ErrNoAccount)
+}

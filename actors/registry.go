@@ -3,6 +3,7 @@ package actors
 import (
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 )
@@ -22,6 +23,10 @@ const registryShards = 64
 type entry struct {
 	pid      *actor.PID
 	inflight int64 // guarded by the shard lock for increments
+	// info is an account actor's published read-only view (AccountInfo),
+	// replaced whole on every committed profile or wallet change, so the
+	// quote path reads it without a message to the actor.
+	info atomic.Pointer[AccountInfo]
 }
 
 type shard struct {

@@ -19,10 +19,13 @@ const (
 	// QuoteTTL is a quote's lifetime (CONTRACT.md: 30 s).
 	QuoteTTL = 30 * time.Second
 	// quoteRetention keeps an expired quote so that accepting it says
-	// quote_expired rather than not_found.
-	quoteRetention = 10 * time.Minute
-	// MaxBookQuotes bounds the quotes in memory: 1,000 quotes/s held for
-	// QuoteTTL+quoteRetention is 630,000. Beyond it POST /fx/quotes is 503.
+	// quote_expired rather than not_found. It is short on purpose: the
+	// book is most of the live heap on the quote path, and GC work grows
+	// with it.
+	quoteRetention = time.Minute
+	// MaxBookQuotes bounds the quotes in memory. One request stores up to
+	// three (the AMM and two makers): 1,000 requests/s held for
+	// QuoteTTL+quoteRetention is 270,000. Beyond it POST /fx/quotes is 503.
 	MaxBookQuotes = 1_000_000
 	bookShards    = 64
 )
@@ -79,20 +82,30 @@ func (q *Quote) view(decimals int) QuoteView {
 	return v
 }
 
-// book holds live and recently expired quotes, sharded by id.
+// book holds live quotes and, for quoteRetention after they expire, a
+// small tombstone of each (its account), so that accepting an expired
+// quote says quote_expired without keeping the whole quote alive.
 type book struct {
 	seed   maphash.Seed
-	count  atomic.Int64
+	count  atomic.Int64 // live quotes and tombstones
 	shards [bookShards]struct {
-		mu sync.Mutex
-		m  map[string]*Quote
+		mu      sync.Mutex
+		m       map[string]*Quote
+		expired map[string]tombstone
 	}
+}
+
+// tombstone is what is left of an expired quote.
+type tombstone struct {
+	account   string
+	expiresAt int64 // unix ns
 }
 
 func newBook() *book {
 	b := &book{seed: maphash.MakeSeed()}
 	for i := range b.shards {
 		b.shards[i].m = map[string]*Quote{}
+		b.shards[i].expired = map[string]tombstone{}
 	}
 	return b
 }
@@ -112,22 +125,37 @@ func (b *book) add(qs []*Quote) bool {
 	return true
 }
 
+// get returns a live quote, or for an expired one a stand-in with only
+// its account and expiry (Firm and amounts nil: it can only be refused).
 func (b *book) get(id string) *Quote {
 	sh := &b.shards[maphash.String(b.seed, id)%bookShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return sh.m[id]
+	if q := sh.m[id]; q != nil {
+		return q
+	}
+	if t, ok := sh.expired[id]; ok {
+		return &Quote{ID: id, Account: t.account, ExpiresAt: time.Unix(0, t.expiresAt)}
+	}
+	return nil
 }
 
-// sweep drops quotes past their retention at now.
+// sweep turns quotes expired at now into tombstones and drops tombstones
+// past their retention; it returns how many it dropped.
 func (b *book) sweep(now time.Time) int {
 	n := 0
 	for i := range b.shards {
 		sh := &b.shards[i]
 		sh.mu.Lock()
 		for id, q := range sh.m {
-			if now.Sub(q.ExpiresAt) > quoteRetention {
+			if now.After(q.ExpiresAt) {
 				delete(sh.m, id)
+				sh.expired[id] = tombstone{account: q.Account, expiresAt: q.ExpiresAt.UnixNano()}
+			}
+		}
+		for id, t := range sh.expired {
+			if now.Sub(time.Unix(0, t.expiresAt)) > quoteRetention {
+				delete(sh.expired, id)
 				n++
 			}
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // sweepEvery is how often expired quotes leave the book.
-const sweepEvery = 10 * time.Second
+const sweepEvery = 5 * time.Second
 
 // Hook is the engine's order hook (actors.Engine.SetOrderHook): every
 // committed order row reaches the chain side.

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -69,6 +71,7 @@ func runServe(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	tuneGC(logger)
 	// Signatures are accepted only with timestamps from the first whole
 	// second after this process started: the previous process may have
 	// accepted any earlier one, and the replay cache lives in memory.
@@ -239,4 +242,31 @@ func observeRates(api *httpd.Server, logger *slog.Logger) (stop func()) {
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { close(done) }) }
+}
+
+// serveGCPercent is the GC target when GOGC is not set. The quote path's
+// tail latency is set by GC cycles (the quote book and the embedded
+// chain's caches are most of the heap, and mark work competes with
+// requests on two cores); collecting 4× less often trades memory, which
+// the service has, for a shorter tail (bench: p99.9 11 ms → 3.8 ms). A
+// soft limit keeps the trade bounded.
+const (
+	serveGCPercent   = 400
+	serveMemoryLimit = 4 << 30
+)
+
+// tuneGC applies serveGCPercent and serveMemoryLimit unless GOGC or
+// GOMEMLIMIT say otherwise.
+func tuneGC(logger *slog.Logger) {
+	percent := "GOGC"
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serveGCPercent)
+		percent = strconv.Itoa(serveGCPercent)
+	}
+	limit := "GOMEMLIMIT"
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serveMemoryLimit)
+		limit = strconv.Itoa(serveMemoryLimit)
+	}
+	logger.Info("gc tuned", "gc_percent", percent, "memory_limit", limit)
 }
