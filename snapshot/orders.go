@@ -17,9 +17,8 @@ import (
 //	ol/<order id>            orders not yet terminal, resumed at start
 //	ev/<event id>            the order whose row fired a webhook event
 var (
-	accountOrdersPrefix = []byte("ao/")
-	liveOrdersPrefix    = []byte("ol/")
-	eventsPrefix        = []byte("ev/")
+	liveOrdersPrefix = []byte("ol/")
+	eventsPrefix     = []byte("ev/")
 )
 
 func accountOrderKey(acct, id string) []byte { return []byte("ao/" + acct + "/" + id) }
