@@ -185,6 +185,13 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		resp, _ = np.accept(t, nq.BestQuoteID, "")
 		requireError(t, resp, 403, "not_permitted")
 		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, resp.Body))
+		// A wallet unlinked after the quote no longer signs for the account.
+		gone := newTrader(t, srv, "wallet gone", nil)
+		gq := gone.quote(t, "USDC", "EURC", "10")
+		requireStatus(t, call(t, gone.c, "DELETE", basePath+"/wallets/"+gone.wallet.Address.Hex(), "", nil), 200)
+		resp, _ = gone.accept(t, gq.BestQuoteID, "")
+		requireError(t, resp, 403, "not_permitted")
+		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, resp.Body))
 		// Another account cannot accept or read it.
 		resp, _ = tr.accept(t, nq.BestQuoteID, "")
 		requireError(t, resp, 404, "not_found")

@@ -579,7 +579,7 @@ func orderSchema() obj {
 		"tx_hash":        orNull(described(sref("Bytes32"), "Relay (amm) or funding (rfq) transaction.")),
 		"failure_reason": orNull(tString("")),
 		"created_at":     dateTime(""),
-		"updated_at":     dateTime("Order deadline = accept + 120 s."),
+		"updated_at":     dateTime("Last state change. The order deadline is accept + 120 s (--order-deadline)."),
 	}, "order_id", "route", "state", "signing", "quote_id", "from_currency", "to_currency", "amount_in", "amount_out", "min_amount_out", "tx_hash", "failure_reason", "created_at", "updated_at")
 	s["allOf"] = []any{
 		obj{"if": obj{"properties": obj{"route": obj{"const": "amm"}}, "required": []string{"route"}},
