@@ -5,7 +5,9 @@ package e2e
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,4 +228,21 @@ func TestChainRPCModeWithAnvil(t *testing.T) {
 		"EURC": {"total": "0", A: "0"},
 	})
 	require.Equal(t, 0, tokenBalance(t, an.URL, contracts.USDC, to).Cmp(units(250)))
+
+	// FX on anvil: the AMM rail, signed with ethers and relayed by the
+	// service's gas-only key; an rpc chain has no embedded makers.
+	fk := srv.createKey(t, acct, "read,trade")
+	tr := &fxTrader{srv: srv, c: srv.client(t, fk), key: fk, wallet: a, rpc: an.URL, chainID: chainID,
+		tokens:  map[string]common.Address{"USDC": contracts.USDC, "USDT": contracts.USDT, "EURC": contracts.EURC},
+		permit2: contracts.Permit2}
+	tr.approvePermit2(t, "USDC")
+	q := tr.quote(t, "USDC", "EURC", "100")
+	require.Len(t, q.Quotes, 1, "only the AMM quotes on an rpc chain: %+v", q)
+	resp, o := tr.accept(t, q.BestQuoteID, "")
+	require.Equal(t, 200, resp.Status, "%s", resp.Body)
+	eurc0 := tr.balance(t, "EURC")
+	require.Equal(t, 200, tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, tr.signTyped(t, o.Signing))).Status)
+	done := tr.await(t, o.OrderID, "settled", 60*time.Second)
+	require.Equal(t, 0, tr.balance(t, "USDC").Cmp(units(650)), "exactly 100 USDC left the wallet")
+	require.Equal(t, new(big.Int).Add(eurc0, baseUnits(t, done.AmountOut)), tr.balance(t, "EURC"))
 }

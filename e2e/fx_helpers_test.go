@@ -23,6 +23,7 @@ type fxTrader struct {
 	rpc     string
 	chainID uint64
 	tokens  map[string]common.Address
+	permit2 common.Address // the chain's Permit2 (canonical on the embedded chain)
 }
 
 // newTrader makes an account with a trade/read/wallets key, registers a
@@ -34,7 +35,8 @@ func newTrader(t *testing.T, srv *server, name string, fund map[string]string, e
 	key := srv.createKey(t, acct, "read,trade,wallets")
 	c := srv.client(t, key)
 	curs, chainID := getCurrencies(t, c)
-	tr := &fxTrader{srv: srv, c: c, key: key, wallet: newEthKey(t), rpc: srv.chainRPC(t), chainID: chainID, tokens: map[string]common.Address{}}
+	tr := &fxTrader{srv: srv, c: c, key: key, wallet: newEthKey(t), rpc: srv.chainRPC(t), chainID: chainID, tokens: map[string]common.Address{},
+		permit2: canonicalPermit2}
 	for sym, cur := range curs {
 		tr.tokens[sym] = common.HexToAddress(cur.Address)
 	}
@@ -46,8 +48,9 @@ func newTrader(t *testing.T, srv *server, name string, fund map[string]string, e
 	return tr
 }
 
-// permit2 is the canonical Permit2 address (the embedded chain's too).
-var permit2 = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
+// canonicalPermit2 is Permit2's address on every public chain and on the
+// embedded one.
+var canonicalPermit2 = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
 
 func (tr *fxTrader) approvePermit2(t *testing.T, sym string) {
 	t.Helper()
@@ -56,7 +59,7 @@ func (tr *fxTrader) approvePermit2(t *testing.T, sym string) {
 		Status int    `json:"status"`
 	}
 	runNode(t, "fx.mjs", map[string]any{"op": "approve", "rpc": tr.rpc, "chain_id": tr.chainID, "key": tr.wallet.Hex,
-		"token": tr.tokens[sym].Hex(), "spender": permit2.Hex()}, &out)
+		"token": tr.tokens[sym].Hex(), "spender": tr.permit2.Hex()}, &out)
 	require.Equal(t, 1, out.Status, "approve %s for Permit2", sym)
 }
 

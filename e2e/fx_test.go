@@ -223,7 +223,7 @@ func requireRFQSigning(t *testing.T, raw json.RawMessage, tr *fxTrader) {
 	require.Equal(t, s.Funding["escrow"], s.Call.To)
 	require.Equal(t, "escrowQuoteWithPermit2", s.Call.ABI["name"])
 	require.Len(t, s.Call.Args, 3)
-	require.Equal(t, permit2.Hex(), s.Relay["permit2"])
+	require.Equal(t, tr.permit2.Hex(), s.Relay["permit2"])
 	require.Equal(t, "RfqEscrowFunding witness)RfqEscrowFunding(address signer,bytes32 executionId,address escrow,bytes32 quoteHash,address token,uint256 amount,uint256 deadline,uint256 nonce)TokenPermissions(address token,uint256 amount)", s.Relay["witnessTypeString"])
 	require.Equal(t, "PermitWitnessTransferFrom", s.TypedData["primaryType"])
 }
