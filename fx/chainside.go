@@ -55,29 +55,59 @@ func mustABI(m *bind.MetaData) *abi.ABI {
 // tracked record (settleAsked, settleBy), which is merged back.
 type job func(ctx context.Context, tr *tracked) error
 
-// next decides what the order needs now, or nil. Called with the tracker's
-// lock held: it only looks.
-func (d *Desk) next(tr *tracked, now time.Time) job {
+// jobKind names the one piece of chain work an order needs next.
+type jobKind int
+
+const (
+	jobNone       jobKind = iota
+	jobExpire             // amm: accepted past its deadline
+	jobRelay              // amm: signed, relay (again) until mined
+	jobSyncEscrow         // rfq: read the escrow (after a start, at the deadline, to learn the settle deadline)
+	jobAskSettle          // rfq: funded, ask the quote's maker to settle
+	jobRefund             // rfq: funded past the escrow's settle window
+)
+
+// nextJob decides what the order needs at now. It is pure: it reads only
+// the tracked record, so it is table-tested without a chain.
+func nextJob(tr *tracked, now time.Time) jobKind {
 	o := tr.o
 	late := now.After(o.Deadline.Add(expiryGrace))
 	switch {
 	case o.Route == domain.RouteAMM && o.State == domain.OrderAccepted && late:
-		return d.expire
+		return jobExpire
 	case o.Route == domain.RouteAMM && o.State == domain.OrderAwaitingFunding:
-		return d.relay
+		return jobRelay
 	case o.Route == domain.RouteRFQ && !tr.synced:
-		return d.syncEscrow // first look after a (re)start: what did we miss?
+		return jobSyncEscrow // first look after a (re)start: what did we miss?
 	case o.Route == domain.RouteRFQ && (o.State == domain.OrderAccepted || o.State == domain.OrderAwaitingFunding) && late:
-		return d.syncEscrow // funded after all, or expired
+		return jobSyncEscrow // funded after all, or expired
 	case o.Route == domain.RouteRFQ && o.State == domain.OrderFunded:
 		switch {
 		case tr.settleBy.IsZero():
-			return d.syncEscrow // learns the settle deadline, or a missed log
+			return jobSyncEscrow // learns the settle deadline, or a missed log
 		case !tr.settleAsked:
-			return d.askSettle
+			return jobAskSettle
 		case now.After(tr.settleBy.Add(refundGrace)):
-			return d.refund
+			return jobRefund
 		}
+	}
+	return jobNone
+}
+
+// next is the job the order needs now, or nil. Called with the tracker's
+// lock held: it only looks.
+func (d *Desk) next(tr *tracked, now time.Time) job {
+	switch nextJob(tr, now) {
+	case jobExpire:
+		return d.expire
+	case jobRelay:
+		return d.relay
+	case jobSyncEscrow:
+		return d.syncEscrow
+	case jobAskSettle:
+		return d.askSettle
+	case jobRefund:
+		return d.refund
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package fx
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"math/big"
 	"testing"
 	"time"
@@ -167,4 +169,69 @@ func TestQuoteView(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, string(b), "provider")
 	require.Contains(t, string(b), `"firm":false`)
+}
+
+// TestNextJob is the chain side's decision table: for each route, state
+// and clock, the one job the order needs.
+func TestNextJob(t *testing.T) {
+	deadline := time.Unix(1_800_000_000, 0)
+	before, late := deadline.Add(-time.Second), deadline.Add(expiryGrace+time.Second)
+	settleBy := deadline.Add(-30 * time.Second)
+	row := func(route, state string) *domain.Order {
+		return &domain.Order{ID: "ord_1", Route: route, State: state, Deadline: deadline}
+	}
+	for _, tc := range []struct {
+		name string
+		tr   tracked
+		now  time.Time
+		want jobKind
+	}{
+		{"amm accepted in time", tracked{o: row(domain.RouteAMM, domain.OrderAccepted)}, before, jobNone},
+		{"amm accepted late", tracked{o: row(domain.RouteAMM, domain.OrderAccepted)}, late, jobExpire},
+		{"amm accepted within the grace", tracked{o: row(domain.RouteAMM, domain.OrderAccepted)}, deadline.Add(time.Second), jobNone},
+		{"amm signed", tracked{o: row(domain.RouteAMM, domain.OrderAwaitingFunding)}, before, jobRelay},
+		{"amm signed late: the chain decides", tracked{o: row(domain.RouteAMM, domain.OrderAwaitingFunding)}, late, jobRelay},
+		{"rfq after a start", tracked{o: row(domain.RouteRFQ, domain.OrderAccepted)}, before, jobSyncEscrow},
+		{"rfq accepted in time", tracked{o: row(domain.RouteRFQ, domain.OrderAccepted), synced: true}, before, jobNone},
+		{"rfq accepted late", tracked{o: row(domain.RouteRFQ, domain.OrderAccepted), synced: true}, late, jobSyncEscrow},
+		{"rfq pending late", tracked{o: row(domain.RouteRFQ, domain.OrderAwaitingFunding), synced: true}, late, jobSyncEscrow},
+		{"rfq funded, window unknown", tracked{o: row(domain.RouteRFQ, domain.OrderFunded), synced: true}, before, jobSyncEscrow},
+		{"rfq funded", tracked{o: row(domain.RouteRFQ, domain.OrderFunded), synced: true, settleBy: settleBy}, before, jobAskSettle},
+		{"rfq funded, maker asked", tracked{o: row(domain.RouteRFQ, domain.OrderFunded), synced: true, settleBy: settleBy, settleAsked: true},
+			settleBy.Add(refundGrace), jobNone},
+		{"rfq funded, window closed", tracked{o: row(domain.RouteRFQ, domain.OrderFunded), synced: true, settleBy: settleBy, settleAsked: true},
+			settleBy.Add(refundGrace + time.Second), jobRefund},
+		{"rfq settling", tracked{o: row(domain.RouteRFQ, domain.OrderSettling), synced: true}, late, jobNone},
+	} {
+		require.Equal(t, tc.want, nextJob(&tc.tr, tc.now), tc.name)
+	}
+}
+
+// TestTrackerFollowsRows: live rows are indexed by what their logs carry
+// (amm order hash, rfq execution id); an older row never replaces a newer
+// one; a terminal row leaves every index.
+func TestTrackerFollowsRows(t *testing.T) {
+	d := &Desk{cfg: Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}}
+	tk := newTracker(d)
+	g := &eip712.GaslessOrder{Signer: signer, TokenIn: usdc, TokenOut: eurc, AmountIn: big.NewInt(1), MinAmountOut: big.NewInt(1),
+		Recipient: signer, Pool: common.HexToAddress("0x77"), Deadline: big.NewInt(1_800_000_000), Nonce: big.NewInt(7)}
+	raw, err := json.Marshal(gaslessSigning(dom, router, g))
+	require.NoError(t, err)
+	t0 := time.Unix(1_800_000_000, 0)
+	row := func(state string, at time.Time) *domain.Order {
+		return &domain.Order{ID: "ord_1", Route: domain.RouteAMM, State: state, Signing: raw, UpdatedAt: at}
+	}
+	tk.update(row(domain.OrderAwaitingFunding, t0.Add(time.Second)))
+	got, ok := tk.byOrderHash(g.StructHash())
+	require.True(t, ok)
+	require.Equal(t, domain.OrderAwaitingFunding, got.o.State)
+	tk.update(row(domain.OrderAccepted, t0)) // the start-up scan, late
+	got, _ = tk.byOrderHash(g.StructHash())
+	require.Equal(t, domain.OrderAwaitingFunding, got.o.State)
+	require.Len(t, tk.kick, 1, "kicked once; the stale row is ignored")
+	tk.update(row(domain.OrderSettled, t0.Add(2*time.Second)))
+	_, ok = tk.byOrderHash(g.StructHash())
+	require.False(t, ok)
+	require.Empty(t, tk.live)
+	require.Empty(t, tk.byHash)
 }
