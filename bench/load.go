@@ -336,11 +336,7 @@ func RunLoad(l Load) (*LoadResult, error) {
 		res.OK += w.ok
 		res.Errors += w.errors
 		res.Unexpected += w.unexpected
-		for s, n := range w.status {
-			if n > 0 {
-				res.Status[strconv.Itoa(s)] += n
-			}
-		}
+		addStatuses(res.Status, &w.status)
 	}
 	if res.Errors > 0 {
 		res.Status["transport_error"] = res.Errors
@@ -556,5 +552,14 @@ func (r *run) sdkWorker(w *worker) {
 			continue
 		}
 		w.record(r, resp.Status, start, resp.Body)
+	}
+}
+
+// addStatuses adds a worker's count per HTTP status to a report's map.
+func addStatuses(dst map[string]int64, counts *[600]int64) {
+	for s, n := range counts {
+		if n > 0 {
+			dst[strconv.Itoa(s)] += n
+		}
 	}
 }

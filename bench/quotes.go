@@ -281,11 +281,7 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 		res.Unexpected += w.unexpected
 		res.TransportErrors += w.transport
 		res.Unsent += w.unsent
-		for s, n := range w.status {
-			if n > 0 {
-				res.Status[strconv.Itoa(s)] += n
-			}
-		}
+		addStatuses(res.Status, &w.status)
 	}
 	if res.TransportErrors > 0 {
 		res.Status["transport_error"] = res.TransportErrors

@@ -14,56 +14,42 @@ import (
 var errNoDesk = domain.ErrUnavailable("FX is not configured on this server")
 
 func (s *Server) createQuotes(rc *reqCtx) {
-	if s.cfg.Desk == nil {
-		writeError(rc.ctx, errNoDesk)
-		return
-	}
 	var req fx.QuoteRequest
-	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
-		writeError(rc.ctx, err)
-		return
-	}
-	idem, ok := rc.idem()
-	if !ok {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	reply := domain.Reply{Status: 200}
-	if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
-		reply = err.Reply()
-	} else {
-		reply.Body = mustMarshal(out)
-	}
-	if idem == nil {
-		writeReply(rc.ctx, reply)
-		return
-	}
-	// Quotes live in memory, not in the log: under an Idempotency-Key the
-	// answer itself is stored in the account, so a replay returns the
-	// same quotes (the first answer stored wins a race).
-	out, err := s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: domain.RecordAnswer{Reply: reply}, Idem: idem})
-	rc.writeOutcome(out, err)
+	s.deskWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		reply := domain.Reply{Status: 200}
+		if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
+			reply = err.Reply()
+		} else {
+			reply.Body = mustMarshal(out)
+		}
+		if idem == nil {
+			return domain.Outcome{Reply: reply}, nil
+		}
+		// Quotes live in memory, not in the log: under an Idempotency-Key
+		// the answer itself is stored in the account, so a replay returns
+		// the same quotes (the first answer stored wins a race).
+		return s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: domain.RecordAnswer{Reply: reply}, Idem: idem})
+	})
 }
 
 func (s *Server) acceptQuote(rc *reqCtx) {
 	var req fx.AcceptRequest // the body is optional
-	s.orderWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+	s.deskWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
 		return s.cfg.Desk.Accept(ctx, rc.key.Account, rc.params.get("id"), req, idem)
 	})
 }
 
 func (s *Server) submitOrder(rc *reqCtx) {
 	var req fx.SubmitRequest
-	s.orderWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+	s.deskWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
 		return s.cfg.Desk.Submit(ctx, rc.key.Account, rc.params.get("id"), req, idem)
 	})
 }
 
-// orderWrite is the shape of the writes aimed at one order: decode the
-// body into req (an empty body allowed when optional), read the
-// Idempotency-Key, run, and write the order entity's answer.
-func (s *Server) orderWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
+// deskWrite is the shape of the FX writes: decode the body into req (an
+// empty body allowed when optional), read the Idempotency-Key, run, and
+// write the entity's answer.
+func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if s.cfg.Desk == nil {
 		writeError(rc.ctx, errNoDesk)
 		return
