@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,8 +62,12 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		requireError(t, bad, 400, "invalid_signature")
 		require.Equal(t, "accepted", tr.order(t, o.OrderID).State)
 
+		// Some signers spell v as 0/1: the same signature, relayed as 27/28.
 		sig := tr.signTyped(t, o.Signing)
-		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
+		raw, err := hexutil.Decode(sig)
+		require.NoError(t, err)
+		raw[64] -= 27
+		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, hexutil.Encode(raw)))
 		require.Equal(t, 200, sub.Status, "%s", sub.Body)
 		done := tr.await(t, o.OrderID, "settled", 60*time.Second)
 		require.NotNil(t, done.TxHash)

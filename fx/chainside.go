@@ -144,6 +144,11 @@ func (d *Desk) relay(ctx context.Context, tr *tracked) error {
 	if err != nil {
 		return d.exec(ctx, tr.o.ID, domain.RelayMined{Reason: "stored signature unreadable"})
 	}
+	if len(sig) == 65 && sig[64] < 27 {
+		// The same signature, spelled as Permit2's ecrecover wants it: the
+		// off-chain check accepts v in {0, 1} too (some signers emit it).
+		sig[64] += 27
+	}
 	g := tr.gasless
 	data, err := routerABI.Pack("executeGaslessOrder", fxbind.RelayRouterGaslessOrder{
 		Signer: g.Signer, TokenIn: g.TokenIn, TokenOut: g.TokenOut, AmountIn: g.AmountIn, MinAmountOut: g.MinAmountOut,
