@@ -12,6 +12,9 @@ import (
 // applyBatch bounds how many records go into one Pebble batch.
 const applyBatch = 4096
 
+// applyEvery is the least time between two applier batches.
+const applyEvery = 2 * time.Millisecond
+
 // sweepBatch bounds how many expired idempotency rows one sweep deletes.
 const sweepBatch = 10_000
 
@@ -70,6 +73,7 @@ func (e *Engine) runApplier() {
 	defer e.wg.Done()
 	tick := time.NewTicker(e.cfg.SyncEvery)
 	defer tick.Stop()
+	var last time.Time
 	for {
 		select {
 		case <-e.stop:
@@ -78,6 +82,13 @@ func (e *Engine) runApplier() {
 			}
 			return
 		case <-e.log.Committed():
+			// Coalesce: one Pebble batch per applyEvery at most, not one
+			// per group commit; under load that is a few large batches
+			// instead of many small ones.
+			if wait := applyEvery - time.Since(last); wait > 0 {
+				time.Sleep(wait)
+			}
+			last = time.Now()
 			if _, err := e.catchUp(); err != nil {
 				e.fatal(err)
 			}
