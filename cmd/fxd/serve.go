@@ -244,12 +244,12 @@ func observeRates(api *httpd.Server, logger *slog.Logger) (stop func()) {
 	return func() { once.Do(func() { close(done) }) }
 }
 
-// serveGCPercent is the GC target when GOGC is not set. The quote path's
-// tail latency is set by GC cycles (the quote book and the embedded
-// chain's caches are most of the heap, and mark work competes with
-// requests on two cores); collecting 4× less often trades memory, which
-// the service has, for a shorter tail (bench, quotes at 1,000/s: p99.9 6–11 ms before, 2.5–5.4 ms after). A
-// soft limit keeps the trade bounded.
+// serveGCPercent is the GC target when GOGC is not set. GC cycles set
+// much of the quote path's tail (the quote book and the embedded chain's
+// caches are most of the heap, and mark work competes with requests on
+// two cores); collecting 4× less often trades memory, which the service
+// has, for a shorter tail (bench, quotes at 1,000/s: p99.9 6–11 ms
+// before, 2.5–5.4 ms after). A soft limit keeps the trade bounded.
 const (
 	serveGCPercent   = 400
 	serveMemoryLimit = 4 << 30
