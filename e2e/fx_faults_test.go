@@ -38,6 +38,9 @@ func TestFXRefundedAndExpired(t *testing.T) {
 	resp, rfqIdle := tr.accept(t, q.pick(t, "rfq").ID, "")
 	require.Equal(t, 200, resp.Status)
 
+	m := srv.metrics(t)
+	require.Equal(t, "3", m["fxd_fx_live_orders"], "the refund order and the two idle ones are driven")
+	require.NotEmpty(t, m["fxd_fx_book_quotes"])
 	done := tr.await(t, refund.OrderID, "refunded", 60*time.Second)
 	require.NotNil(t, done.FailureReason)
 	require.Equal(t, usdc0, tr.balance(t, "USDC"), "the refund returned exactly the input")
@@ -51,6 +54,7 @@ func TestFXRefundedAndExpired(t *testing.T) {
 	sig := tr.signTyped(t, ammIdle.Signing)
 	requireError(t, tr.submit(t, ammIdle.OrderID, fmt.Sprintf(`{"signature":%q}`, sig)), 409, "invalid_state")
 
+	require.Equal(t, "0", srv.metrics(t)["fxd_fx_live_orders"], "every order ended")
 	if d := time.Until(parseTime(t, late.Quotes[0].ExpiresAt).Add(time.Second)); d > 0 {
 		time.Sleep(d)
 	}

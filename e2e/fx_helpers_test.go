@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,4 +232,27 @@ func baseUnits(t *testing.T, s string) *big.Int {
 	r.Mul(r, new(big.Rat).SetInt64(1_000_000))
 	require.True(t, r.IsInt(), "amount %q has more than 6 decimals", s)
 	return new(big.Int).Set(r.Num())
+}
+
+// metrics reads the admin listener's Prometheus gauges.
+func (s *server) metrics(t *testing.T) map[string]string {
+	t.Helper()
+	token, err := os.ReadFile(filepath.Join(s.DataDir, "admin.token"))
+	require.NoError(t, err)
+	req, err := http.NewRequest("GET", "http://"+s.AdminAddr+"/metrics", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, line := range strings.Split(string(body), "\n") {
+		if name, v, ok := strings.Cut(line, " "); ok && !strings.HasPrefix(line, "#") {
+			out[name] = v
+		}
+	}
+	return out
 }

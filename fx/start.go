@@ -98,3 +98,18 @@ func (d *Desk) EnsureSettleWindow(ctx context.Context) error {
 	d.cfg.Logger.Info("escrow settle window set", "from_s", have, "to_s", want)
 	return nil
 }
+
+// Stats are the desk's gauges for /metrics.
+type Stats struct {
+	LiveOrders  int   // orders the chain side drives
+	BookQuotes  int64 // quotes and tombstones in the book
+	RunningJobs int   // chain jobs in flight
+}
+
+// Stats reads the desk's gauges.
+func (d *Desk) Stats() Stats {
+	d.track.mu.Lock()
+	live := len(d.track.live)
+	d.track.mu.Unlock()
+	return Stats{LiveOrders: live, BookQuotes: d.book.count.Load(), RunningJobs: len(d.track.jobs)}
+}

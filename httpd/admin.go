@@ -16,6 +16,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/snapshot"
 )
 
@@ -28,15 +29,17 @@ const maxAdminBody = 16 << 10
 // token from the 0600 file in the data dir.
 type Admin struct {
 	chain   *connect.Chain // nil: no faucet
+	desk    *fx.Desk       // nil: no FX gauges
 	engine  *actors.Engine
 	token   []byte
 	dataDir string
 	mux     *http.ServeMux
 }
 
-// NewAdmin builds the admin handler. chain may be nil (no faucet).
-func NewAdmin(e *actors.Engine, chain *connect.Chain, token, dataDir string) *Admin {
-	a := &Admin{engine: e, chain: chain, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
+// NewAdmin builds the admin handler. chain may be nil (no faucet), desk
+// too (no FX gauges).
+func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, dataDir string) *Admin {
+	a := &Admin{engine: e, chain: chain, desk: desk, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
 	a.mux.HandleFunc("POST /admin/accounts", a.createAccount)
 	a.mux.HandleFunc("GET /admin/accounts/{id}", a.getAccount)
 	a.mux.HandleFunc("PATCH /admin/accounts/{id}", a.updateAccount)
@@ -238,6 +241,12 @@ func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
 	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
 	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())
+	if a.desk != nil {
+		st := a.desk.Stats()
+		gauge("fxd_fx_live_orders", "FX orders not yet in an end state, driven by the chain side.", st.LiveOrders)
+		gauge("fxd_fx_book_quotes", "Quotes (and expired-quote tombstones) in the quote book.", st.BookQuotes)
+		gauge("fxd_fx_chain_jobs", "Chain jobs in flight (relays, settles, refunds, escrow reads).", st.RunningJobs)
+	}
 }
 
 type faucetBody struct {
