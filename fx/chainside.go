@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/eip712"
 	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
@@ -161,6 +162,12 @@ func (d *Desk) relay(ctx context.Context, tr *tracked) error {
 	var revert rpc.DataError
 	switch {
 	case errors.As(err, &revert):
+		// A relay sent before a restart may still be pending: its Permit2
+		// nonce is then spent in the pending state, and this estimate
+		// reverts for that reason alone. Wait for it to be mined.
+		if spent, nerr := nonceSpent(ctx, d.ch.Client, d.ch.Contracts.Permit2, g); nerr != nil || spent {
+			return errors.Join(nerr, fmt.Errorf("fx: order %s: its Permit2 nonce is spent by a pending relay", tr.o.ID))
+		}
 		// The chain refuses the order as signed (deadline, balance,
 		// allowance, slippage): it fails without a transaction.
 		return d.exec(ctx, tr.o.ID, domain.RelayMined{Reason: revertReason("relay refused by the chain", err)})
@@ -185,6 +192,23 @@ func (d *Desk) relay(ctx context.Context, tr *tracked) error {
 		return d.onExecuted(ctx, tr, *l)
 	}
 	return d.exec(ctx, tr.o.ID, domain.RelayMined{TxHash: tx.Hash().Hex(), Reason: domain.ReasonRelayReverted})
+}
+
+// nonceSpent reports whether the order's Permit2 nonce is used in the
+// pending state (Permit2's unordered nonces: bit nonce%256 of word
+// nonce/256 of the signer's bitmap). Nonces are 128 random bits per order,
+// so a spent one means this order's signature was executed or is about to be.
+func nonceSpent(ctx context.Context, caller bind.ContractCaller, permit2 common.Address, g *eip712.GaslessOrder) (bool, error) {
+	p2, err := fxbind.NewPermit2Caller(permit2, caller)
+	if err != nil {
+		return false, err
+	}
+	word := new(big.Int).Rsh(g.Nonce, 8)
+	bitmap, err := p2.NonceBitmap(&bind.CallOpts{Context: ctx, Pending: true}, g.Signer, word)
+	if err != nil {
+		return false, fmt.Errorf("fx: nonceBitmap: %w", err)
+	}
+	return bitmap.Bit(int(new(big.Int).And(g.Nonce, big.NewInt(255)).Int64())) == 1, nil
 }
 
 // onExecuted reports a verified GaslessOrderExecuted log: every field is
