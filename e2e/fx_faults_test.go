@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"testing"
 	"time"
 
@@ -54,7 +55,13 @@ func TestFXRefundedAndExpired(t *testing.T) {
 	sig := tr.signTyped(t, ammIdle.Signing)
 	requireError(t, tr.submit(t, ammIdle.OrderID, fmt.Sprintf(`{"signature":%q}`, sig)), 409, "invalid_state")
 
-	require.Equal(t, "0", srv.metrics(t)["fxd_fx_live_orders"], "every order ended")
+	m = srv.metrics(t)
+	require.Equal(t, "0", m["fxd_fx_live_orders"], "every order ended")
+	batches, err := strconv.ParseUint(m["fxd_wal_fsync_batches_total"], 10, 64)
+	require.NoError(t, err)
+	last, err := strconv.ParseUint(m["fxd_wal_last_index"], 10, 64)
+	require.NoError(t, err)
+	require.True(t, batches > 0 && batches <= last, "each fsync made at least one record durable: %d batches, last index %d", batches, last)
 	if d := time.Until(parseTime(t, late.Quotes[0].ExpiresAt).Add(time.Second)); d > 0 {
 		time.Sleep(d)
 	}

@@ -110,6 +110,7 @@ type Log struct {
 	first     atomic.Uint64 // first index present; moved only by TruncateFront
 	last      atomic.Uint64 // last durable index; moved only by the writer
 	committed chan struct{} // 1-buffered; signalled after each durable batch
+	batches   atomic.Uint64 // durable batches (one fsync each) since Open
 
 	q queue // appends waiting for the writer (writer.go)
 
@@ -250,6 +251,11 @@ func (l *Log) FirstIndex() uint64 { return l.first.Load() }
 
 // LastIndex returns the last durable index, 0 for a new empty log.
 func (l *Log) LastIndex() uint64 { return l.last.Load() }
+
+// Batches returns how many batches the writer has made durable since Open,
+// one fsync each: LastIndex's growth divided by it is the mean group-commit
+// size.
+func (l *Log) Batches() uint64 { return l.batches.Load() }
 
 // Committed returns a 1-buffered channel that receives after every durable
 // batch. A tailing reader waits on it, then Scans from where it left off; a

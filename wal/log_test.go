@@ -350,6 +350,9 @@ func TestEnqueueDoneInOrder(t *testing.T) {
 	for i, idx := range got {
 		require.Equal(t, uint64(i+1), idx)
 	}
+	// Each batch is one fsync and holds at most MaxBatch appends.
+	require.GreaterOrEqual(t, l.Batches(), uint64(1000/7+1))
+	require.LessOrEqual(t, l.Batches(), uint64(1000))
 	require.NoError(t, l.Close())
 }
 

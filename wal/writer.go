@@ -267,6 +267,7 @@ func (l *Log) commit(b *batch) error {
 	}
 	l.prevCRC = crc
 	l.last.Store(b.first + n - 1)
+	l.batches.Add(1)
 	return nil
 }
 
