@@ -14,6 +14,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/fxd-labs/fxd/internal/procs"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -108,6 +109,7 @@ func FloorMain(configPath string) error {
 	if err != nil {
 		return err
 	}
+	procs.Tune() // fxd serve's policy: the floor runs as fxd would
 	var cfg FloorConfig
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return fmt.Errorf("floor config: %w", err)

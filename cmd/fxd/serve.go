@@ -23,6 +23,7 @@ import (
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/internal/atomicfile"
+	"github.com/fxd-labs/fxd/internal/procs"
 )
 
 // Files in the data dir that the operator tools find.
@@ -71,7 +72,7 @@ func runServe(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	tuneGC(logger)
+	tuneRuntime(logger)
 	// Signatures are accepted only with timestamps from the first whole
 	// second after this process started: the previous process may have
 	// accepted any earlier one, and the replay cache lives in memory.
@@ -255,9 +256,9 @@ const (
 	serveMemoryLimit = 4 << 30
 )
 
-// tuneGC applies serveGCPercent and serveMemoryLimit unless GOGC or
-// GOMEMLIMIT say otherwise.
-func tuneGC(logger *slog.Logger) {
+// tuneRuntime applies serveGCPercent and serveMemoryLimit unless GOGC or
+// GOMEMLIMIT say otherwise, and procs.Tune's GOMAXPROCS.
+func tuneRuntime(logger *slog.Logger) {
 	percent := "GOGC"
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
@@ -268,5 +269,6 @@ func tuneGC(logger *slog.Logger) {
 		debug.SetMemoryLimit(serveMemoryLimit)
 		limit = strconv.Itoa(serveMemoryLimit)
 	}
-	logger.Info("gc tuned", "gc_percent", percent, "memory_limit", limit)
+	n, fromEnv := procs.Tune()
+	logger.Info("runtime tuned", "gc_percent", percent, "memory_limit", limit, "gomaxprocs", n, "gomaxprocs_from_env", fromEnv)
 }
