@@ -22,7 +22,8 @@ func decodeStrict(body []byte, v any) *domain.Error {
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	// Only white space may follow the object (the offset is just past it).
+	if len(bytes.TrimSpace(body[dec.InputOffset():])) != 0 {
 		return domain.ErrInvalid("request body has data after the JSON object")
 	}
 	return nil
