@@ -18,7 +18,8 @@
 //     reqsig.Verify and answers fxd's own response bytes, captured from a
 //     probe request; it runs as a process of its own (fxbench
 //     -floor-serve), so both servers have their own Go runtime and their
-//     CPU time can be read from /proc.
+//     CPU time can be read from /proc, and under fxd serve's GOMAXPROCS
+//     policy (internal/procs).
 //   - Restart after SIGTERM: time until `listening on`, the log's index,
 //     fxd's "recovered" log line, and a linear extrapolation to a million
 //     records that is labelled as such (a clean shutdown leaves nothing to
