@@ -1,9 +1,9 @@
 package httpd
 
 import (
-	"context"
 	"crypto/sha256"
 	"errors"
+	"time"
 	"unsafe"
 
 	"github.com/fxd-labs/fxd/actors"
@@ -30,9 +30,7 @@ func (rc *reqCtx) exec(cmd domain.Command) {
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	out, err := rc.s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: cmd, Idem: idem})
+	out, err := rc.s.engine.Exec(rc.s.deadlines.at(time.Now()), rc.key.Account, domain.Request{Cmd: cmd, Idem: idem})
 	rc.writeOutcome(out, err)
 }
 
@@ -68,9 +66,7 @@ func (rc *reqCtx) writeOutcome(out domain.Outcome, err error) {
 
 // ask answers a query from the caller's account.
 func (rc *reqCtx) ask(q domain.Query) {
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	r, err := rc.s.engine.Ask(ctx, rc.key.Account, q)
+	r, err := rc.s.engine.Ask(rc.s.deadlines.at(time.Now()), rc.key.Account, q)
 	if err != nil {
 		rc.engineError(err)
 		return

@@ -63,9 +63,12 @@ type Server struct {
 	limiters *ratelimit.PerKey
 	perIP    *ratelimit.PerIP
 	replays  *replay.Cache
-	openapi  []byte
-	rates    *rates // nil without a chain
-	fast     *fasthttp.Server
+	// deadlines bounds how long requests wait for their entity (shared
+	// per 100 ms slot; deadline.go).
+	deadlines *deadlines
+	openapi   []byte
+	rates     *rates // nil without a chain
+	fast      *fasthttp.Server
 }
 
 // New builds the server over an engine.
@@ -80,11 +83,12 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		cfg.Started = cfg.Clock()
 	}
 	s := &Server{
-		cfg:      cfg,
-		engine:   e,
-		limiters: ratelimit.NewPerKey(ratelimit.DefaultLimits),
-		perIP:    ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
-		replays:  replay.New(replayWindow, maxReplayEntries),
+		cfg:       cfg,
+		engine:    e,
+		limiters:  ratelimit.NewPerKey(ratelimit.DefaultLimits),
+		perIP:     ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
+		replays:   replay.New(replayWindow, maxReplayEntries),
+		deadlines: newDeadlines(requestTimeout),
 	}
 	if cfg.Chain != nil {
 		s.rates = &rates{engine: e, chain: cfg.Chain}
