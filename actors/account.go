@@ -41,6 +41,9 @@ func (a *accountActor) Receive(ctx actor.Context) {
 	case askMsg:
 		atomic.AddInt64(&a.entry.inflight, -1)
 		m.done <- a.committed.Ask(m.q)
+		if _, ok := m.q.(domain.GetAccount); ok && a.entry.info.Load() == nil {
+			a.publishInfo() // later reads of GET /account skip the mailbox
+		}
 	case durableMsg:
 		a.replies.durable(m.index, a.commit)
 	case accountInfoMsg:

@@ -12,6 +12,9 @@ import (
 type AccountInfo struct {
 	Account *domain.Account
 	Wallets map[string]*domain.Wallet // by EIP-55 address
+	// View is the answer to GET /account (domain.GetAccount), rendered
+	// once per change instead of once per read.
+	View domain.Reply
 }
 
 // Primary returns the primary wallet's address, "" if none.
@@ -35,14 +38,8 @@ type accountInfoMsg struct{ done chan<- AccountInfo }
 // AccountInfo reads an account's committed profile and wallets: from the
 // view its actor published when it is in memory, else by activating it.
 func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {
-	sh := e.reg.shard(acct)
-	sh.mu.Lock()
-	en := sh.m[acct]
-	sh.mu.Unlock()
-	if en != nil {
-		if info := en.info.Load(); info != nil {
-			return *info, nil
-		}
+	if info := e.published(acct); info != nil {
+		return *info, nil
 	}
 	done := make(chan AccountInfo, 1)
 	return request(ctx, e, acct, false, done, accountInfoMsg{done: done})
@@ -54,5 +51,20 @@ func (a *accountActor) publishInfo() {
 	for k, w := range a.committed.Wallets {
 		ws[k] = w
 	}
-	a.entry.info.Store(&AccountInfo{Account: a.committed.Account, Wallets: ws})
+	a.entry.info.Store(&AccountInfo{Account: a.committed.Account, Wallets: ws, View: a.committed.Ask(domain.GetAccount{})})
+}
+
+// published returns the view an active account's actor published, nil if
+// the account is not in memory or nobody asked for the view yet. The actor
+// replaces the view in commit, before any write's reply leaves, so a reader
+// never sees less than what was acknowledged to anyone.
+func (e *Engine) published(acct string) *AccountInfo {
+	sh := e.reg.shard(acct)
+	sh.mu.Lock()
+	en := sh.m[acct]
+	sh.mu.Unlock()
+	if en == nil {
+		return nil
+	}
+	return en.info.Load()
 }

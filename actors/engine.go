@@ -255,8 +255,14 @@ func (e *Engine) Exec(ctx context.Context, acct string, req domain.Request) (dom
 	return request(ctx, e, acct, false, done, execMsg{req: req, done: done})
 }
 
-// Ask answers a query from an account's committed state.
+// Ask answers a query from an account's committed state. GET /account is
+// answered from the view the actor publishes, once it has one.
 func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.Reply, error) {
+	if _, ok := q.(domain.GetAccount); ok {
+		if info := e.published(acct); info != nil {
+			return info.View, nil
+		}
+	}
 	done := make(chan domain.Reply, 1)
 	return request(ctx, e, acct, false, done, askMsg{q: q, done: done})
 }

@@ -212,3 +212,30 @@ func TestBindChainRefusesAnotherChain(t *testing.T) {
 	require.NoError(t, e.BindChain("0xaaa"))
 	require.ErrorContains(t, e.BindChain("0xbbb"), "refusing to start")
 }
+
+// TestGetAccountFromPublishedView: once GET /account has been asked, it is
+// answered from the view the actor publishes, and every acknowledged
+// change to the account is in the view by the time its reply arrives.
+func TestGetAccountFromPublishedView(t *testing.T) {
+	e := openEngine(t, t.TempDir())
+	defer e.Close()
+	acct := createAccount(t, e)
+	ctx := context.Background()
+	require.Nil(t, e.published(acct), "nothing published before anyone asks")
+
+	first, err := e.Ask(ctx, acct, domain.GetAccount{})
+	require.NoError(t, err)
+	require.Equal(t, 200, first.Status)
+	require.NotNil(t, e.published(acct), "the first read publishes the view")
+	require.Equal(t, liveState(t, e, acct).Ask(domain.GetAccount{}), first)
+
+	for i, swap := range []bool{false, true, false} {
+		out, err := e.Exec(ctx, acct, domain.Request{Cmd: domain.UpdateAccount{Swap: &swap}})
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
+		got, err := e.Ask(ctx, acct, domain.GetAccount{})
+		require.NoError(t, err)
+		require.Contains(t, string(got.Body), fmt.Sprintf(`"swap":%t`, swap), "update %d is visible right after its reply", i)
+		require.Equal(t, liveState(t, e, acct).Ask(domain.GetAccount{}), got, "the view is the actor's own answer")
+	}
+}
