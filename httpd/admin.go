@@ -234,13 +234,13 @@ func (a *Admin) listSnapshots(w http.ResponseWriter, r *http.Request) {
 // metrics writes Prometheus text format.
 func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-	gauge := func(name, help string, v any) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %v\n", name, help, name, name, v)
+	metric := func(kind, name, help string, v any) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %v\n", name, help, name, kind, name, v)
 	}
+	gauge := func(name, help string, v any) { metric("gauge", name, help, v) }
 	gauge("fxd_wal_last_index", "Last durable log index.", a.engine.LastIndex())
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", "fxd_wal_fsync_batches_total",
-		"Group-committed log batches made durable since start, one fsync each.", "fxd_wal_fsync_batches_total",
-		"fxd_wal_fsync_batches_total", a.engine.LogBatches())
+	metric("counter", "fxd_wal_fsync_batches_total", "Group-committed log batches made durable since start, one fsync each.",
+		a.engine.LogBatches())
 	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
 	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
 	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())
