@@ -40,10 +40,14 @@ func (a *accountActor) Receive(ctx actor.Context) {
 		a.exec(ctx, m)
 	case askMsg:
 		atomic.AddInt64(&a.entry.inflight, -1)
-		m.done <- a.committed.Ask(m.q)
-		if _, ok := m.q.(domain.GetAccount); ok && a.entry.info.Load() == nil {
-			a.publishInfo() // later reads of GET /account skip the mailbox
+		if _, ok := m.q.(domain.GetAccount); ok {
+			if a.entry.info.Load() == nil {
+				a.publishInfo() // later reads of GET /account skip the mailbox
+			}
+			m.done <- a.entry.info.Load().View
+			break
 		}
+		m.done <- a.committed.Ask(m.q)
 	case durableMsg:
 		a.replies.durable(m.index, a.commit)
 	case accountInfoMsg:
