@@ -16,10 +16,11 @@ import (
 // a system call the runtime cannot tell will block, so the writer's thread
 // keeps its P until the runtime's monitor takes it back (tens of
 // microseconds to milliseconds later). With as many Ps as CPUs, one CPU
-// then sits idle while requests wait. On the 2-core bench machine, durable
-// POSTs used 90–94 % of the machine with 2 Ps and 96–98 % with 3, and
-// gained 5–15 % in throughput; a fourth P cost more in thread switching
-// than it gained.
+// then sits idle while requests wait. On the 2-core bench machine, under
+// durable POSTs the machine was idle or waiting on I/O 8–10 % of the time
+// with 2 Ps and 3–5 % with 3; fxd's writes/s rose about 9 % on average
+// (single runs: −3 % to +16 %; the VM is noisy), the floor server's about
+// 4 %. A fourth P was slower than three in the two runs tried.
 func Tune() (n int, fromEnv bool) {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return runtime.GOMAXPROCS(0), true
