@@ -283,9 +283,17 @@ func TestTruncateFront(t *testing.T) {
 	requireVerifyClean(t, dir, first, 350)
 }
 
+// TestConcurrentAppend runs under both sync modes: segment rollover,
+// group commit and the chain must not depend on how batches are synced.
 func TestConcurrentAppend(t *testing.T) {
+	for _, mode := range []string{SyncAuto, SyncPlain} {
+		t.Run("sync="+mode, func(t *testing.T) { testConcurrentAppend(t, mode) })
+	}
+}
+
+func testConcurrentAppend(t *testing.T, mode string) {
 	dir := t.TempDir()
-	l := openLog(t, dir, Options{SegmentSize: 64 << 10, MaxBatch: 64})
+	l := openLog(t, dir, Options{SegmentSize: 64 << 10, MaxBatch: 64, Sync: mode})
 	const workers, each = 64, 100
 	var mu sync.Mutex
 	byIndex := map[uint64]string{}
