@@ -36,34 +36,56 @@ func (e *Engine) catchUp() (int, error) {
 	}
 }
 
-// applyOnce applies at most applyBatch committed records.
+// applyOnce applies at most applyBatch committed records: from the feed
+// when it holds the next one (the steady state), else read back from the
+// log (recovery, or after the feed overflowed).
 func (e *Engine) applyOnce() (int, error) {
 	from := e.applied.Load()
-	if e.log.LastIndex() <= from {
+	last := e.log.LastIndex()
+	if last <= from {
 		return 0, nil
 	}
-	recs := make([]snapshot.Applied, 0, min(applyBatch, int(e.log.LastIndex()-from)))
-	err := e.log.Scan(from+1, func(index uint64, payload []byte) error {
-		if len(recs) == applyBatch {
-			return errBatchFull
+	recs := make([]snapshot.Applied, 0, min(applyBatch, int(last-from)))
+	fed, ok := e.feed.from(from+1, applyBatch, e.fedScratch[:0])
+	e.fedScratch = fed
+	defer clear(fed) // drop payload references until the next call
+	var err error
+	if ok {
+		for i, payload := range fed {
+			if recs, err = appendDecoded(recs, from+1+uint64(i), payload); err != nil {
+				return 0, err
+			}
 		}
-		r, err := domain.UnmarshalRecord(payload)
-		if err != nil {
-			return fmt.Errorf("actors: log index %d: %w", index, err)
+	} else {
+		err = e.log.Scan(from+1, func(index uint64, payload []byte) error {
+			if len(recs) == applyBatch {
+				return errBatchFull
+			}
+			recs, err = appendDecoded(recs, index, payload)
+			return err
+		})
+		if err != nil && !errors.Is(err, errBatchFull) {
+			return 0, err
 		}
-		recs = append(recs, snapshot.Applied{Index: index, Record: &r})
-		return nil
-	})
-	if err != nil && !errors.Is(err, errBatchFull) {
-		return 0, err
 	}
 	if err := e.store.Apply(from, recs); err != nil {
 		return 0, err
 	}
 	if len(recs) > 0 {
-		e.applied.Store(recs[len(recs)-1].Index)
+		upTo := recs[len(recs)-1].Index
+		e.applied.Store(upTo)
+		e.feed.release(upTo + 1)
 	}
 	return len(recs), nil
+}
+
+// appendDecoded decodes the record at index and appends it to recs.
+func appendDecoded(recs []snapshot.Applied, index uint64, payload []byte) ([]snapshot.Applied, error) {
+	r, err := domain.UnmarshalRecord(payload)
+	if err != nil {
+		return recs, fmt.Errorf("actors: log index %d: %w", index, err)
+	}
+	return append(recs, snapshot.Applied{Index: index, Record: &r}), nil
 }
 
 // runApplier tails the log into the store. Every SyncEvery it syncs the

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,8 @@ type Config struct {
 	Logger *slog.Logger
 	// WAL tunes the log; zero values take its defaults.
 	WAL wal.Options
+	// feedSize overrides maxFeed (tests).
+	feedSize int
 	// OnOrder, if set, is called with every order row once it is durable,
 	// on the order actor's goroutine: it must not block.
 	OnOrder func(*domain.Order)
@@ -74,6 +77,10 @@ type Engine struct {
 
 	ready   atomic.Bool
 	applied atomic.Uint64 // last log index whose rows are in the store
+	// feed hands durable records to the applier; fedScratch is the
+	// applier's reusable view of them (applier goroutine only).
+	feed       *feed
+	fedScratch [][]byte
 
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -91,6 +98,8 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("actors: data dir %s: %w", cfg.DataDir, err)
 	}
 	walOpts := cfg.WAL
+	fd := &feed{size: cmp.Or(cfg.feedSize, maxFeed)}
+	walOpts.OnDurable = fd.push // the engine's applier is the log's one tailing reader
 	if walOpts.Logf == nil {
 		walOpts.Logf = func(format string, args ...any) { cfg.Logger.Warn(fmt.Sprintf(format, args...)) }
 	}
@@ -108,7 +117,7 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg: cfg, log: log, store: store, dir: newDirectory(), reg: newRegistry(),
+		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(), reg: newRegistry(),
 		system: actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 			return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		})),

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -17,7 +18,16 @@ import (
 
 func openEngine(t *testing.T, dir string) *Engine {
 	t.Helper()
-	e, err := Open(Config{DataDir: dir, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), SyncEvery: 50 * time.Millisecond})
+	return openEngineWith(t, Config{DataDir: dir})
+}
+
+// openEngineWith opens and recovers an engine with cfg, quiet and with a
+// short store sync period unless cfg says otherwise.
+func openEngineWith(t *testing.T, cfg Config) *Engine {
+	t.Helper()
+	cfg.Logger = cmp.Or(cfg.Logger, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	cfg.SyncEvery = cmp.Or(cfg.SyncEvery, 50*time.Millisecond)
+	e, err := Open(cfg)
 	require.NoError(t, err)
 	require.NoError(t, e.Recover())
 	return e
@@ -92,10 +102,26 @@ func TestExecWritesAreDurableAndReplayable(t *testing.T) {
 // TestRebuiltStateEqualsLive drives many concurrent commands, then proves
 // that state rebuilt from the snapshot store plus the log tail equals the
 // live committed state, both with the store caught up and with the store
-// behind (recovery replays the tail).
+// behind (recovery replays the tail). It runs with the applier fed by the
+// log writer (the steady state) and with a feed so small that it drops
+// batches all the time, so the applier mixes fed records and records read
+// back from the log.
 func TestRebuiltStateEqualsLive(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		feedSize int
+		drops    bool
+	}{
+		{"fed", 0, false},
+		{"feed overflowing", 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testRebuiltStateEqualsLive(t, tc.feedSize, tc.drops) })
+	}
+}
+
+func testRebuiltStateEqualsLive(t *testing.T, feedSize int, drops bool) {
 	dir := t.TempDir()
-	e := openEngine(t, dir)
+	e := openEngineWith(t, Config{DataDir: dir, feedSize: feedSize})
 	ctx := context.Background()
 	accts := []string{createAccount(t, e), createAccount(t, e), createAccount(t, e)}
 	var wg sync.WaitGroup
@@ -131,6 +157,7 @@ func TestRebuiltStateEqualsLive(t *testing.T) {
 	}
 	// Store caught up with the log: load straight from Pebble.
 	require.Eventually(t, func() bool { return e.AppliedIndex() == e.LastIndex() }, 5*time.Second, 10*time.Millisecond)
+	require.Equal(t, drops, e.feed.dropped() > 0, "feed drops: %d", e.feed.dropped())
 	for _, a := range accts {
 		st, ok, err := e.store.LoadAccount(a, time.Now())
 		require.NoError(t, err)

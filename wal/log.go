@@ -69,6 +69,13 @@ type Options struct {
 	// AIO where available, see fsync_linux.go) or SyncPlain (fdatasync on
 	// the writer goroutine). Both give the same guarantee.
 	Sync string
+	// OnDurable, if set, is called on the writer goroutine after every
+	// durable batch, before the batch's callers learn of it, with the
+	// batch's first index and its payloads in index order. It must not
+	// block (it stalls every append) and must not modify the payloads; it
+	// may keep them, since the log never modifies a payload either. A
+	// tailing reader uses it to skip reading back what was just written.
+	OnDurable func(first uint64, payloads [][]byte)
 	// OnFatal is called once, on the writer goroutine, when a write or fsync
 	// fails. After it the log refuses every append with ErrFailed. The
 	// default prints to stderr and exits with status 3: after a failed fsync
@@ -121,6 +128,7 @@ type Log struct {
 	// Owned by the writer goroutine (writer.go).
 	twBatch   tidwall.Batch // reused for every batch
 	scratch   []byte        // frame being built; reused
+	payloads  [][]byte      // the batch handed to OnDurable; reused
 	prevCRC   uint32        // crc of the last written frame
 	tail      *os.File      // tidwall's tail segment, opened read-only to stat it
 	tailBytes int64         // size of that file as tidwall sees it

@@ -85,8 +85,8 @@ func (q *queue) failure() error {
 // entry is durable: written and fsynced. It returns ErrQueueFull at once when
 // the queue is at its limits, ErrTooLarge, ErrClosed, or an error wrapping
 // ErrFailed after a write or fsync failure (the entry may or may not be on
-// disk then; the log is dead). The log does not read payload after Append
-// returns, so the caller may reuse it.
+// disk then; the log is dead). As with Enqueue, the log owns payload after
+// the call (Options.OnDurable may keep it): do not modify it.
 func (l *Log) Append(payload []byte) (uint64, error) {
 	index, sig, err := l.enqueue(payload, nil, true)
 	if err != nil {
@@ -302,12 +302,20 @@ func (l *Log) fail(err error) {
 	l.fatalOnce.Do(func() { l.opts.OnFatal(err) })
 }
 
-// finish tells b's callers the outcome and recycles b. On success the
-// Committed signal goes first (so it is pending by the time any caller
-// learns of the batch), then the Append callers are woken (they run on
-// other cores while this goroutine calls the done callbacks, in index
-// order).
+// finish tells b's callers the outcome and recycles b. On success
+// OnDurable sees the batch first, then the Committed signal goes (so it is
+// pending by the time any caller learns of the batch), then the Append
+// callers are woken (they run on other cores while this goroutine calls
+// the done callbacks, in index order).
 func (l *Log) finish(b *batch, err error) {
+	if err == nil && l.opts.OnDurable != nil {
+		l.payloads = l.payloads[:0]
+		for _, r := range b.reqs {
+			l.payloads = append(l.payloads, r.payload)
+		}
+		l.opts.OnDurable(b.first, l.payloads)
+		clear(l.payloads)
+	}
 	if err == nil {
 		select {
 		case l.committed <- struct{}{}:

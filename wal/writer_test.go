@@ -167,3 +167,42 @@ func BenchmarkAppendSerial(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
 	require.NoError(b, l.Close())
 }
+
+// TestOnDurableSeesEveryBatchFirst: the hook gets every entry once, in
+// index order, with its payload, and before any caller of that entry
+// returns (so a tailing reader fed by it never lags an acknowledgement).
+func TestOnDurableSeesEveryBatchFirst(t *testing.T) {
+	var mu sync.Mutex
+	var seen [][]byte // seen[i-1] is the payload of index i
+	l := openLog(t, t.TempDir(), Options{OnDurable: func(first uint64, payloads [][]byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		require.Equal(t, uint64(len(seen)+1), first, "batches arrive in order without gaps")
+		seen = append(seen, payloads...)
+	}})
+	defer l.Close()
+	seenUpTo := func(i uint64) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return uint64(len(seen)) >= i
+	}
+	var wg sync.WaitGroup
+	for w := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				idx, err := l.Append(fmt.Appendf(nil, "w%d-%d", w, i))
+				require.NoError(t, err)
+				require.True(t, seenUpTo(idx), "index %d acknowledged before OnDurable saw it", idx)
+			}
+		}()
+	}
+	wg.Wait()
+	require.Len(t, seen, 32*50)
+	for i, p := range seen {
+		got, err := l.Read(uint64(i + 1))
+		require.NoError(t, err)
+		require.Equal(t, got, p, "index %d", i+1)
+	}
+}
