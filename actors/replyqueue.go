@@ -31,12 +31,18 @@ type replyQueue struct {
 	lastIndex uint64 // last durable index of this entity
 }
 
+// recordCap is the first capacity of an encoded record: most (a contact, a
+// key, an idempotency record with its answer) fit, so one allocation
+// instead of a doubling series.
+const recordCap = 512
+
 // write enqueues the events of out as one record; the actor receives a
 // durableMsg when it is durable. An error means nothing was written.
 func (q *replyQueue) write(ctx actor.Context, e *Engine, out domain.Outcome, done chan<- domain.Outcome) error {
 	rec := &domain.Record{Entity: q.entity, Events: out.Events}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	err := e.log.Enqueue(domain.MarshalRecord(nil, rec), func(index uint64) { root.Send(self, durableMsg{index}) })
+	payload := domain.MarshalRecord(make([]byte, 0, recordCap), rec)
+	err := e.log.Enqueue(payload, func(index uint64) { root.Send(self, durableMsg{index}) })
 	if err != nil {
 		return err
 	}

@@ -17,15 +17,41 @@ const recordVersion = 1
 
 var errCodec = errors.New("domain: bad encoding")
 
-// MarshalRecord appends the encoding of r to dst.
+// MarshalRecord appends the encoding of r to dst. Events and their rows
+// are encoded in place (appendMessage), so a record costs no allocation
+// beyond dst's own growth.
 func MarshalRecord(dst []byte, r *Record) []byte {
 	dst = protowire.AppendTag(dst, 1, protowire.VarintType)
 	dst = protowire.AppendVarint(dst, recordVersion)
 	dst = appendString(dst, 2, r.Entity)
 	for i := range r.Events {
-		dst = protowire.AppendTag(dst, 3, protowire.BytesType)
-		dst = protowire.AppendBytes(dst, MarshalEvent(nil, &r.Events[i]))
+		dst = appendMessage(dst, 3, false, func(b []byte) []byte { return MarshalEvent(b, &r.Events[i]) })
 	}
+	return dst
+}
+
+// appendMessage appends field num holding the bytes that body appends (a
+// nested message), without building them in a buffer of their own: it
+// reserves one length byte, lets body append after it, and shifts the body
+// right in the rare case its length needs a longer varint. With omitEmpty,
+// a body that appends nothing leaves no field at all.
+func appendMessage(dst []byte, num protowire.Number, omitEmpty bool, body func([]byte) []byte) []byte {
+	start := len(dst)
+	dst = protowire.AppendTag(dst, num, protowire.BytesType)
+	at := len(dst)
+	dst = append(dst, 0)
+	dst = body(dst)
+	n := len(dst) - at - 1
+	if n == 0 && omitEmpty {
+		return dst[:start]
+	}
+	size := protowire.SizeVarint(uint64(n))
+	if size > 1 {
+		var pad [9]byte
+		dst = append(dst, pad[:size-1]...)
+		copy(dst[at+size:], dst[at+1:at+1+n])
+	}
+	protowire.AppendVarint(dst[at:at], uint64(n))
 	return dst
 }
 
@@ -64,29 +90,28 @@ func UnmarshalRecord(b []byte) (Record, error) {
 func MarshalEvent(dst []byte, e *Event) []byte {
 	dst = protowire.AppendTag(dst, 1, protowire.VarintType)
 	dst = protowire.AppendVarint(dst, uint64(e.Kind))
-	var row []byte
+	var row func([]byte) []byte
 	switch e.Kind {
 	case EvAccountPut:
-		row = MarshalAccount(nil, e.Account)
+		row = func(b []byte) []byte { return MarshalAccount(b, e.Account) }
 	case EvKeyPut:
-		row = MarshalKey(nil, e.Key)
+		row = func(b []byte) []byte { return MarshalKey(b, e.Key) }
 	case EvContactPut:
-		row = MarshalContact(nil, e.Contact)
+		row = func(b []byte) []byte { return MarshalContact(b, e.Contact) }
 	case EvIdemPut:
-		row = MarshalIdem(nil, e.Idem)
+		row = func(b []byte) []byte { return MarshalIdem(b, e.Idem) }
 	case EvWalletPut:
-		row = MarshalWallet(nil, e.Wallet)
+		row = func(b []byte) []byte { return MarshalWallet(b, e.Wallet) }
 	case EvChallengePut:
-		row = MarshalChallenge(nil, e.Challenge)
+		row = func(b []byte) []byte { return MarshalChallenge(b, e.Challenge) }
 	case EvOrderPut:
-		row = MarshalOrder(nil, e.Order)
+		row = func(b []byte) []byte { return MarshalOrder(b, e.Order) }
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
 	}
 	if row != nil {
-		dst = protowire.AppendTag(dst, 2, protowire.BytesType)
-		dst = protowire.AppendBytes(dst, row)
+		dst = appendMessage(dst, 2, true, row)
 	}
 	dst = appendString(dst, 3, e.ID)
 	return appendString(dst, 4, e.Value)
