@@ -5,25 +5,31 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/fxd-labs/fxd/domain"
 )
 
-// decodeStrict parses a JSON object body into v, refusing unknown fields
-// (CONTRACT.md: the message names the field), trailing data and non-objects.
+// decodeStrict parses a JSON object body into v, a pointer to a zero
+// value, refusing unknown fields (CONTRACT.md: the message names the
+// field), trailing data and non-objects. Plain flat bodies take the fast
+// path (jsonflat.go); everything else, errors included, is encoding/json's.
 func decodeStrict(body []byte, v any) *domain.Error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return domain.ErrInvalid("request body must be a JSON object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if decodeFlat(body, v) {
+		return nil
+	}
+	reflect.ValueOf(v).Elem().SetZero() // the fast path may have written part of it
+	end, err := decodeSlow(body, v)
+	if err != nil {
 		return jsonError(err)
 	}
 	// Only white space may follow the object (the offset is just past it).
-	if len(bytes.TrimSpace(body[dec.InputOffset():])) != 0 {
+	if len(bytes.TrimSpace(body[end:])) != 0 {
 		return domain.ErrInvalid("request body has data after the JSON object")
 	}
 	return nil
