@@ -34,7 +34,7 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzRouterMatch -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzDecodeFlatMatchesJSON -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzDecodeMatchesJSON -fuzztime=$(FUZZTIME) ./internal/flatjson/
 	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/
 	$(GO) test -run=^$$ -fuzz=FuzzRecover -fuzztime=$(FUZZTIME) ./chain/eip712/

@@ -9,18 +9,20 @@ import (
 	"strings"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/flatjson"
 )
 
 // decodeStrict parses a JSON object body into v, a pointer to a zero
 // value, refusing unknown fields (CONTRACT.md: the message names the
 // field), trailing data and non-objects. Plain flat bodies take the fast
-// path (jsonflat.go); everything else, errors included, is encoding/json's.
+// path (internal/flatjson); everything else, errors included, is
+// encoding/json's.
 func decodeStrict(body []byte, v any) *domain.Error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return domain.ErrInvalid("request body must be a JSON object")
 	}
-	if decodeFlat(body, v) {
+	if flatjson.Decode(body, v) {
 		return nil
 	}
 	reflect.ValueOf(v).Elem().SetZero() // the fast path may have written part of it
@@ -33,6 +35,15 @@ func decodeStrict(body []byte, v any) *domain.Error {
 		return domain.ErrInvalid("request body has data after the JSON object")
 	}
 	return nil
+}
+
+// decodeSlow is encoding/json with unknown fields refused: the reference
+// the fast path agrees with. It returns the offset just past the value.
+func decodeSlow(body []byte, v any) (int64, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	return dec.InputOffset(), err
 }
 
 func jsonError(err error) *domain.Error {
