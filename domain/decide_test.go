@@ -1,10 +1,12 @@
 package domain
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 )
 
@@ -481,5 +483,36 @@ func TestCurrencyBySymbol(t *testing.T) {
 		require.NotNil(t, err)
 		require.Equal(t, 400, err.Status)
 		require.Equal(t, CodeUnsupportedAsset, err.Code)
+	}
+}
+
+// TestNormalizeAddressMatchesGoEthereum: the checksum is go-ethereum's
+// EIP-55 on random addresses, given in lower, upper and checksummed case;
+// any one letter's case flipped in a checksummed address is refused.
+func TestNormalizeAddressMatchesGoEthereum(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var a common.Address
+		for i := range a {
+			a[i] = byte(r.Uint32())
+		}
+		want := a.Hex()
+		for _, in := range []string{want, strings.ToLower(want), "0x" + strings.ToUpper(want[2:])} {
+			got, err := NormalizeAddress("address", in)
+			require.Nil(t, err, in)
+			require.Equal(t, want, got, in)
+		}
+		b := []byte(want)
+		for i := 2; i < len(b); i++ {
+			if b[i] > '9' {
+				b[i] ^= 0x20
+				if s := string(b); strings.ToLower(s) != s && strings.ToUpper(s[2:]) != s[2:] {
+					_, err := NormalizeAddress("address", s)
+					require.NotNil(t, err, s)
+				}
+				b[i] ^= 0x20
+				break
+			}
+		}
 	}
 }
