@@ -12,6 +12,11 @@ import (
 // completes the oldest pending write.
 type durableMsg struct{ index uint64 }
 
+// NotInfluenceReceiveTimeout: a durability notice follows the command that
+// already restarted the actor's idle timer, so it skips the timer's stop
+// and reset (two timer-heap operations per write).
+func (durableMsg) NotInfluenceReceiveTimeout() {}
+
 // pending is a reply waiting for durability: its own record (write) or,
 // for a reply without events, the writes before it.
 type pending struct {

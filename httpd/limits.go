@@ -40,10 +40,19 @@ func (s *Server) allowIP(ctx *fasthttp.RequestCtx) bool {
 	return d.Allowed
 }
 
+// The rate-limit header names as CONTRACT.md spells them. SetCanonical
+// sends them as they are, where SetBytesV would copy and re-case each name
+// on every response (to X-Ratelimit-…; names are case-insensitive).
+var (
+	limitHeader     = []byte(ratelimit.HeaderLimit)
+	remainingHeader = []byte(ratelimit.HeaderRemaining)
+	resetHeader     = []byte(ratelimit.HeaderReset)
+)
+
 func setLimitHeaders(ctx *fasthttp.RequestCtx, d ratelimit.Decision) {
 	var buf [20]byte
 	h := &ctx.Response.Header
-	h.SetBytesV(ratelimit.HeaderLimit, strconv.AppendInt(buf[:0], int64(d.Limit), 10))
-	h.SetBytesV(ratelimit.HeaderRemaining, strconv.AppendInt(buf[:0], int64(d.Remaining), 10))
-	h.SetBytesV(ratelimit.HeaderReset, strconv.AppendInt(buf[:0], d.Reset, 10))
+	h.SetCanonical(limitHeader, strconv.AppendInt(buf[:0], int64(d.Limit), 10))
+	h.SetCanonical(remainingHeader, strconv.AppendInt(buf[:0], int64(d.Remaining), 10))
+	h.SetCanonical(resetHeader, strconv.AppendInt(buf[:0], d.Reset, 10))
 }
