@@ -57,6 +57,18 @@
 // on enough accounts that none reaches its 10,000-contact limit. Any 429 or
 // unexpected status in an fxd phase makes the run invalid.
 //
+// # Connections
+//
+// Both servers are measured at the same connection count, by default 256:
+// where the floor's throughput stops rising on the 2-core bench machine
+// (POST, 2 × 5 s rounds: 64 connections 23.3–24.9k req/s, 128 25.4–26.7k,
+// 256 27.0–28.0k, 512 no higher and noisier). Below it both servers sit
+// partly idle between requests, and fxd more so: a durable write waits
+// for its group commit, so fewer requests are left to keep the CPUs busy
+// (fxd/floor for writes was 0.70–0.71 at 64, 0.73 at 128, 0.72–0.75 at
+// 256). -conns 0 sweeps the floor again and picks the smallest count
+// within 3 % of its best.
+//
 // Each load phase alternates the two servers in rounds (floor, fxd, fxd,
 // floor, ...), each round with its own warm-up, so that drift in what else
 // the machine does hits both alike. Besides throughput and latency

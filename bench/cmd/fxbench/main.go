@@ -28,7 +28,7 @@ func main() {
 	quick := flag.Bool("quick", false, "short runs (smoke test)")
 	duration := flag.Duration("duration", 0, "measured window of each load phase (default 10s, -quick 2s)")
 	warmup := flag.Duration("warmup", 0, "warm-up before each window (default 2s, -quick 0.5s)")
-	conns := flag.Int("conns", -1, "concurrent connections (default 64; 0: sweep against the floor and pick)")
+	conns := flag.Int("conns", -1, "concurrent connections (default 256; 0: sweep against the floor and pick)")
 	rounds := flag.Int("rounds", 0, "rounds alternating floor and fxd per load phase (default 2, -quick 1)")
 	keys := flag.Int("keys", 0, "create at least this many fxd keys (0: as many as the floor's rates need)")
 	maxKeys := flag.Int("max-keys", 0, "create at most this many fxd keys (default 20000)")
