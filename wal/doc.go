@@ -6,8 +6,9 @@
 // # Durability contract
 //
 // Append returns an index only after the entry, and every entry before it,
-// has been written and fsynced (and the directory fsynced if the entry
-// started a new segment file). A caller may therefore acknowledge a request
+// has been written and synced with fdatasync (through kernel AIO where the
+// kernel has it; see fsync_linux.go), and the directory fsynced if the
+// entry started a new segment file. A caller may therefore acknowledge a request
 // (send its 2xx) as soon as Append returns. Enqueue's done callback carries
 // the same guarantee. LastIndex, Read and Scan only ever show durable
 // entries.

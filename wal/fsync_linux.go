@@ -58,26 +58,29 @@ const (
 	iocbFlagResfd = 1 << 0
 )
 
-// iocb is struct iocb on little-endian 64-bit Linux.
+// iocb is struct iocb on little-endian 64-bit Linux; the fields an fsync
+// leaves zero are blank (aio_data, aio_key, aio_rw_flags; aio_reqprio;
+// aio_buf, aio_nbytes, aio_offset, aio_reserved2).
 type iocb struct {
-	data     uint64
-	key      uint32
-	rwFlags  uint32
-	opcode   uint16
-	reqprio  int16
-	fildes   uint32
-	buf      uint64
-	nbytes   uint64
-	offset   int64
-	reserved uint64
-	flags    uint32
-	resfd    uint32
+	_      uint64
+	_      uint32
+	_      uint32
+	opcode uint16
+	_      int16
+	fildes uint32
+	_      uint64
+	_      uint64
+	_      int64
+	_      uint64
+	flags  uint32
+	resfd  uint32
 }
 
-// ioEvent is struct io_event.
+// ioEvent is struct io_event; only res (0 or -errno) is read.
 type ioEvent struct {
-	data, obj uint64
-	res, res2 int64
+	_, _ uint64
+	res  int64
+	_    int64
 }
 
 // aioSyncer holds one AIO context with room for a single operation: the

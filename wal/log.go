@@ -259,8 +259,8 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 		stopped:   make(chan struct{}),
 	}
 	// tidwall's own Sync would fsync its file handle; syncing ours (the
-	// same inode, opened by the name tidwall writes; checkTail proves it
-	// after every batch) lets the syncer choose how.
+	// same inode, opened by the name tidwall writes; checkTail checks its
+	// size against tidwall's after every batch) lets the syncer choose how.
 	l.syncTail = func() error { return l.syncer.sync(l.tail) }
 	l.first.Store(first)
 	l.last.Store(last)
