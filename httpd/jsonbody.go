@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"strings"
 
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/internal/flatjson"
 )
 
-// decodeStrict parses a JSON object body into v, a pointer to a zero
-// value, refusing unknown fields (CONTRACT.md: the message names the
+// decodeStrict parses a JSON object body into v, refusing unknown fields (CONTRACT.md: the message names the
 // field), trailing data and non-objects. Plain flat bodies take the fast
 // path (internal/flatjson); everything else, errors included, is
 // encoding/json's.
@@ -25,7 +23,6 @@ func decodeStrict(body []byte, v any) *domain.Error {
 	if flatjson.Decode(body, v) {
 		return nil
 	}
-	reflect.ValueOf(v).Elem().SetZero() // the fast path may have written part of it
 	end, err := decodeSlow(body, v)
 	if err != nil {
 		return jsonError(err)

@@ -10,19 +10,49 @@ import (
 // fast path's case — one object, keys that name a field exactly, values
 // that are escape-free valid UTF-8 strings, true, false or null for the
 // field's kind, no key twice, only white space around — and reports
-// whether it did. When it reports false, v may be partly written: the
-// caller decodes into a fresh value with encoding/json.
+// whether it did. It reads the whole body before it stores anything, so
+// when it reports false v is as it was and the caller can hand the same v
+// to encoding/json.
 func Decode(body []byte, v any) bool {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return false
 	}
-	ft := fieldsOf(rv.Type().Elem())
-	if ft.fields == nil {
+	fs := fieldsOf(rv.Type().Elem())
+	if fs.fields == nil {
+		return false
+	}
+	var vals [MaxFields]value // by field; kind 0: absent
+	if !parse(body, fs, &vals) {
 		return false
 	}
 	base := rv.UnsafePointer()
-	var seen [MaxFields]bool
+	for i := range fs.fields {
+		if vals[i].kind != absent {
+			store(unsafe.Add(base, fs.fields[i].offset), fs.fields[i].kind, vals[i])
+		}
+	}
+	return true
+}
+
+// value is one parsed field value.
+type value struct {
+	kind valueKind
+	str  []byte // the string's bytes, aliasing the body
+}
+
+type valueKind uint8
+
+const (
+	absent valueKind = iota
+	null
+	valTrue
+	valFalse
+	valString
+)
+
+// parse reads body into vals, refusing anything outside the fast path.
+func parse(body []byte, fs *fieldSet, vals *[MaxFields]value) bool {
 	p := parser{b: body}
 	p.space()
 	if !p.byte('{') {
@@ -37,17 +67,16 @@ func Decode(body []byte, v any) bool {
 		if !ok {
 			return false
 		}
-		i := ft.index(key)
-		if i < 0 || seen[i] {
+		i := fs.index(key)
+		if i < 0 || vals[i].kind != absent {
 			return false // unknown, case-folded or repeated key: encoding/json decides
 		}
-		seen[i] = true
 		p.space()
 		if !p.byte(':') {
 			return false
 		}
 		p.space()
-		if !p.value(ft.fields[i], base) {
+		if vals[i], ok = p.value(fs.fields[i].kind); !ok {
 			return false
 		}
 		p.space()
@@ -58,6 +87,35 @@ func Decode(body []byte, v any) bool {
 			return false
 		}
 		p.space()
+	}
+}
+
+// store writes a parsed value into the field at at. null leaves a string
+// or bool as it is and clears a pointer, as encoding/json does.
+func store(at unsafe.Pointer, k kind, v value) {
+	switch k {
+	case kindString:
+		if v.kind == valString {
+			*(*string)(at) = string(v.str)
+		}
+	case kindStringPtr:
+		if v.kind == null {
+			*(**string)(at) = nil
+			return
+		}
+		s := string(v.str)
+		*(**string)(at) = &s
+	case kindBool:
+		if v.kind != null {
+			*(*bool)(at) = v.kind == valTrue
+		}
+	case kindBoolPtr:
+		if v.kind == null {
+			*(**bool)(at) = nil
+			return
+		}
+		b := v.kind == valTrue
+		*(**bool)(at) = &b
 	}
 }
 
@@ -125,49 +183,23 @@ func (p *parser) plainString() ([]byte, bool) {
 	return nil, false
 }
 
-// value reads the value of field f and stores it, if it is one the fast
-// path takes for f's kind.
-func (p *parser) value(f field, base unsafe.Pointer) bool {
-	at := unsafe.Add(base, f.offset)
+// value reads the value of a field of kind k, if it is one the fast path
+// takes: null, or a plain string for a string, true or false for a bool.
+func (p *parser) value(k kind) (value, bool) {
 	if p.literal("null") {
-		// null leaves a string or bool as it is and clears a pointer, as
-		// encoding/json does.
-		switch f.kind {
-		case kindStringPtr:
-			*(**string)(at) = nil
-		case kindBoolPtr:
-			*(**bool)(at) = nil
-		}
-		return true
+		return value{kind: null}, true
 	}
-	switch f.kind {
+	switch k {
 	case kindString, kindStringPtr:
 		s, ok := p.plainString()
-		if !ok {
-			return false
-		}
-		str := string(s)
-		if f.kind == kindString {
-			*(*string)(at) = str
-		} else {
-			*(**string)(at) = &str
-		}
-		return true
+		return value{kind: valString, str: s}, ok
 	case kindBool, kindBoolPtr:
-		var b bool
 		switch {
 		case p.literal("true"):
-			b = true
+			return value{kind: valTrue}, true
 		case p.literal("false"):
-		default:
-			return false
+			return value{kind: valFalse}, true
 		}
-		if f.kind == kindBool {
-			*(*bool)(at) = b
-		} else {
-			*(**bool)(at) = &b
-		}
-		return true
 	}
-	return false
+	return value{}, false
 }

@@ -91,6 +91,11 @@ func TestDecode(t *testing.T) {
 			requireDecodeMatchesJSON[all](t, []byte(c.body))
 		})
 	}
+	before := all{S: "kept", P: ptr("kept"), B: true}
+	got := before
+	require.False(t, Decode([]byte(`{"s":"new","p":null,"b":false,"t":1}`), &got), "unknown key after three good ones")
+	require.Equal(t, before, got, "a refusal stores nothing")
+
 	var wi withInt
 	require.False(t, Decode([]byte(`{"s":"a"}`), &wi), "an int field: never fast")
 	var wo withOption
