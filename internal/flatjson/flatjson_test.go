@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/fxd-labs/fxd/domain"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,13 +19,8 @@ type all struct {
 	X string  `json:"-"`
 }
 
-// contact is the shape of the busiest body (POST /contacts).
-type contact struct {
-	Name     string  `json:"name"`
-	Address  string  `json:"address"`
-	Currency *string `json:"currency"`
-	Memo     *string `json:"memo"`
-}
+// contact is the busiest body (POST /contacts).
+type contact = domain.CreateContact
 
 // withInt has a field the fast paths do not handle.
 type withInt struct {
