@@ -90,14 +90,16 @@ func (a *accountActor) commit(events []domain.Event) {
 }
 
 // maybePassivate stops an idle actor once the snapshot store holds all of
-// its writes.
+// its writes and no message is on its way to it. Otherwise it arms the
+// idle timer again: protoactor's receive timeout fires once and is then
+// cancelled, so without this an actor busy at that moment would stay in
+// memory for good.
 func (e *Engine) maybePassivate(ctx actor.Context, id string, en *entry, q *replyQueue) {
-	if !q.idle(e) {
+	if q.idle(e) && e.unregister(id, en) {
+		ctx.Stop(ctx.Self())
 		return
 	}
-	if e.unregister(id, en) {
-		ctx.Stop(ctx.Self())
-	}
+	ctx.SetReceiveTimeout(e.cfg.PassivateAfter)
 }
 
 // probeMsg hands a copy of the committed state to tests.

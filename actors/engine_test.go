@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -226,6 +227,26 @@ func TestPassivationKeepsState(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(r.Body), `"name":"c7"`)
 	require.Equal(t, 1, e.ActiveAccounts())
+}
+
+// TestPassivationRetriesWhenBusy: an actor with a message on its way when
+// its idle timer fires stays, and passivates at a later timeout once it is
+// idle (the timer fires once per arming).
+func TestPassivationRetriesWhenBusy(t *testing.T) {
+	e := openEngineWith(t, Config{DataDir: t.TempDir(), PassivateAfter: 30 * time.Millisecond, SyncEvery: 20 * time.Millisecond})
+	defer e.Close()
+	acct := createAccount(t, e)
+	sh := e.reg.shard(acct)
+	sh.mu.Lock()
+	en := sh.m[acct]
+	sh.mu.Unlock()
+	require.NotNil(t, en)
+	atomic.AddInt64(&en.inflight, 1)   // as if a message were on its way
+	time.Sleep(150 * time.Millisecond) // several idle periods
+	require.Equal(t, 1, e.ActiveAccounts(), "a busy actor stays")
+	atomic.AddInt64(&en.inflight, -1)
+	require.Eventually(t, func() bool { return e.ActiveAccounts() == 0 }, 5*time.Second, 10*time.Millisecond,
+		"passivates at a later timeout")
 }
 
 func TestBindChainRefusesAnotherChain(t *testing.T) {

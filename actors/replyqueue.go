@@ -10,12 +10,12 @@ import (
 // durableMsg says the log made the record with this index durable. The log
 // signals in index order and the actor enqueued in that order, so it always
 // completes the oldest pending write.
+//
+// It restarts the actor's idle timer like any message. (Marking it
+// NotInfluenceReceiveTimeout would save two timer operations per write,
+// but protoactor's timer goroutine then writes the actor context while the
+// mailbox reads it: a data race the race detector found.)
 type durableMsg struct{ index uint64 }
-
-// NotInfluenceReceiveTimeout: a durability notice follows the command that
-// already restarted the actor's idle timer, so it skips the timer's stop
-// and reset (two timer-heap operations per write).
-func (durableMsg) NotInfluenceReceiveTimeout() {}
 
 // pending is a reply waiting for durability: its own record (write) or,
 // for a reply without events, the writes before it.
