@@ -11,10 +11,10 @@ import (
 	"github.com/fxd-labs/fxd/internal/flatjson"
 )
 
-// decodeStrict parses a JSON object body into v, refusing unknown fields (CONTRACT.md: the message names the
-// field), trailing data and non-objects. Plain flat bodies take the fast
-// path (internal/flatjson); everything else, errors included, is
-// encoding/json's.
+// decodeStrict parses a JSON object body into v, refusing unknown fields
+// (CONTRACT.md: the message names the field), trailing data and
+// non-objects. Plain flat bodies take the fast path (internal/flatjson);
+// everything else, errors included, is encoding/json's.
 func decodeStrict(body []byte, v any) *domain.Error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -23,24 +23,16 @@ func decodeStrict(body []byte, v any) *domain.Error {
 	if flatjson.Decode(body, v) {
 		return nil
 	}
-	end, err := decodeSlow(body, v)
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		return jsonError(err)
 	}
 	// Only white space may follow the object (the offset is just past it).
-	if len(bytes.TrimSpace(body[end:])) != 0 {
+	if len(bytes.TrimSpace(body[dec.InputOffset():])) != 0 {
 		return domain.ErrInvalid("request body has data after the JSON object")
 	}
 	return nil
-}
-
-// decodeSlow is encoding/json with unknown fields refused: the reference
-// the fast path agrees with. It returns the offset just past the value.
-func decodeSlow(body []byte, v any) (int64, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	return dec.InputOffset(), err
 }
 
 func jsonError(err error) *domain.Error {
