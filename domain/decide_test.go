@@ -486,10 +486,10 @@ func TestCurrencyBySymbol(t *testing.T) {
 	}
 }
 
-// TestNormalizeAddressMatchesGoEthereum: the checksum is go-ethereum's
-// EIP-55 on random addresses, given in lower, upper and checksummed case;
-// any one letter's case flipped in a checksummed address is refused.
-func TestNormalizeAddressMatchesGoEthereum(t *testing.T) {
+// TestNormalizeAddressCaseRules: on random addresses, the all-lower,
+// all-upper and checksummed spellings all normalize to the EIP-55 form,
+// and a checksummed address with one letter's case flipped is refused.
+func TestNormalizeAddressCaseRules(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		var a common.Address

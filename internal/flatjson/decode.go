@@ -22,7 +22,7 @@ func Decode(body []byte, v any) bool {
 	if fs.fields == nil {
 		return false
 	}
-	var vals [MaxFields]value // by field; kind 0: absent
+	var vals [maxFields]value // by field; kind 0: absent
 	if !parse(body, fs, &vals) {
 		return false
 	}
@@ -52,7 +52,7 @@ const (
 )
 
 // parse reads body into vals, refusing anything outside the fast path.
-func parse(body []byte, fs *fieldSet, vals *[MaxFields]value) bool {
+func parse(body []byte, fs *fieldSet, vals *[maxFields]value) bool {
 	p := parser{b: body}
 	p.space()
 	if !p.byte('{') {

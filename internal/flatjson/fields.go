@@ -43,8 +43,8 @@ type fieldSet struct {
 	fields []field
 }
 
-// MaxFields bounds the fields of a flat struct.
-const MaxFields = 16
+// maxFields bounds the fields of a flat struct.
+const maxFields = 16
 
 var tables sync.Map // reflect.Type -> *fieldSet
 
@@ -60,7 +60,7 @@ func fieldsOf(t reflect.Type) *fieldSet {
 
 func build(t reflect.Type) *fieldSet {
 	fs := &fieldSet{}
-	if t.Kind() != reflect.Struct || t.NumField() > MaxFields {
+	if t.Kind() != reflect.Struct || t.NumField() > maxFields {
 		return fs
 	}
 	var fields []field
