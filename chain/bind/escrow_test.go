@@ -186,11 +186,11 @@ func TestRfqEscrowRefund(t *testing.T) {
 
 	// Exactly at the deadline the maker may still settle and nobody may refund; one
 	// second later it is the other way round.
-	e.advance(DefaultSettleWindow)
 	ev := findLog(t, r, e.c.RfqEscrow.ParseQuoteEscrowed)
-	if e.now() != ev.SettleDeadline.Uint64() {
-		t.Fatalf("clock %d, deadline %v", e.now(), ev.SettleDeadline)
+	if escrowed := e.blockTime(r.BlockNumber); ev.SettleDeadline.Uint64() != escrowed+uint64(DefaultSettleWindow/time.Second) {
+		t.Fatalf("deadline %v, escrowed at %d", ev.SettleDeadline, escrowed)
 	}
+	e.advanceTo(ev.SettleDeadline.Uint64())
 	if got := e.callEscrow(addr(e.other), "refund", id); got != "RefundTooEarly" {
 		t.Fatalf("refund at deadline: %q", got)
 	}

@@ -157,6 +157,16 @@ func (e *env) now() uint64 {
 	return h.Time
 }
 
+// blockTime is the timestamp of block n.
+func (e *env) blockTime(n *big.Int) uint64 {
+	e.t.Helper()
+	h, err := e.client.HeaderByNumber(context.Background(), n)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return h.Time
+}
+
 func (e *env) balance(sym string, who common.Address) *big.Int {
 	e.t.Helper()
 	b, err := e.c.Tokens[sym].BalanceOf(nil, who)
@@ -454,17 +464,30 @@ func mustBig(s string) *big.Int {
 	return b
 }
 
-// advance moves chain time forward by d. The simulated backend refuses to
-// while its pending block holds transactions, and under -race a commit may
-// leave some pending for the next block, so commit until it agrees.
+// advance moves chain time forward by d from the head at the call.
 func (e *env) advance(d time.Duration) {
+	e.t.Helper()
+	e.advanceTo(e.now() + uint64(d/time.Second))
+}
+
+// advanceTo seals a block whose timestamp is exactly t. The simulated
+// backend refuses to adjust time while its pending block holds
+// transactions, and under -race a commit may leave some pending for the
+// next block; each such commit seals a block of its own, so the step is
+// measured again from the new head every time (a fixed step would
+// overshoot t by the blocks committed on the way).
+func (e *env) advanceTo(t uint64) {
 	e.t.Helper()
 	var err error
 	for i := 0; i < 50; i++ {
-		if err = e.sim.AdjustTime(d); err == nil {
+		now := e.now()
+		if now >= t {
+			e.t.Fatalf("advance to %d: the head is already at %d", t, now)
+		}
+		if err = e.sim.AdjustTime(time.Duration(t-now) * time.Second); err == nil {
 			return
 		}
 		e.sim.Commit()
 	}
-	e.t.Fatalf("adjust time by %v: %v", d, err)
+	e.t.Fatalf("advance to %d: %v", t, err)
 }
