@@ -151,7 +151,7 @@ func TestChainRPCModeWithAnvil(t *testing.T) {
 
 	// fxd chain deploy prints the addresses and writes the same to --out.
 	printed := cliJSON(t, "chain", "deploy", "--rpc-url", an.URL, "--deployer-key-file", deployerFile, "--out", contractsFile)
-	require.ElementsMatch(t, []string{"usdc", "usdt", "eurc", "permit2", "pools", "relay_router", "rfq_escrow"}, sortedKeys(printed),
+	require.ElementsMatch(t, []string{"usdc", "usdt", "eurc", "permit2", "pools", "relay_router", "rfq_escrow", "payment_link_factory"}, sortedKeys(printed),
 		"chain deploy printed %v", printed)
 	fileBytes, err := os.ReadFile(contractsFile)
 	require.NoError(t, err)
@@ -166,11 +166,13 @@ func TestChainRPCModeWithAnvil(t *testing.T) {
 		Pools                     map[string]common.Address
 		RelayRouter               common.Address `json:"relay_router"`
 		RfqEscrow                 common.Address `json:"rfq_escrow"`
+		PaymentLinkFactory        common.Address `json:"payment_link_factory"`
 	}
 	require.NoError(t, json.Unmarshal(fileBytes, &contracts))
 	require.NotEmpty(t, contracts.Pools)
 	all := map[string]common.Address{"usdc": contracts.USDC, "usdt": contracts.USDT, "eurc": contracts.EURC,
-		"permit2": contracts.Permit2, "relay_router": contracts.RelayRouter, "rfq_escrow": contracts.RfqEscrow}
+		"permit2": contracts.Permit2, "relay_router": contracts.RelayRouter, "rfq_escrow": contracts.RfqEscrow,
+		"payment_link_factory": contracts.PaymentLinkFactory}
 	for pair, a := range contracts.Pools {
 		all["pool "+pair] = a
 	}

@@ -57,6 +57,9 @@ type Addresses struct {
 	Pools       map[string]common.Address `json:"pools"`
 	RelayRouter common.Address            `json:"relay_router"`
 	RfqEscrow   common.Address            `json:"rfq_escrow"`
+	// PaymentLinkFactory derives and deploys payment links' deposit forwarders
+	// (ForwarderAddress, LinkSalt).
+	PaymentLinkFactory common.Address `json:"payment_link_factory"`
 }
 
 // Token returns the address of the token with the given symbol (USDC, USDT, EURC).
@@ -143,7 +146,8 @@ type Backend interface {
 // chain) always gets the same addresses:
 //
 //  1. TestToken USDC, USDT, EURC; Permit2 (unless cfg.Permit2 is set); one Pool per
-//     cfg.Pools entry; RelayRouter; RfqEscrow.
+//     cfg.Pools entry; RelayRouter; RfqEscrow; PaymentLinkFactory (last, so adding it
+//     moved no earlier contract's address).
 //  2. Mint each token's seed liquidity to the deployer and cfg.MakerInventory to each
 //     maker; approve each pool for its two tokens; register the pools in the router;
 //     register cfg.Makers in the escrow.
@@ -253,6 +257,14 @@ func DeployAll(auth *bind.TransactOpts, backend Backend, cfg DeployConfig) (*Add
 	err = d.send("deploy RfqEscrow", func(opts *bind.TransactOpts) (*types.Transaction, error) {
 		a, tx, c, err := DeployRfqEscrow(opts, backend, addrs.Permit2, uint64(cfg.SettleWindow/time.Second))
 		addrs.RfqEscrow, escrow = a, c
+		return tx, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = d.send("deploy PaymentLinkFactory", func(opts *bind.TransactOpts) (*types.Transaction, error) {
+		a, tx, _, err := DeployPaymentLinkFactory(opts, backend)
+		addrs.PaymentLinkFactory = a
 		return tx, err
 	})
 	if err != nil {
@@ -473,6 +485,9 @@ type Contracts struct {
 	Pools       map[string]*Pool // by pair name, as Addresses.Pools
 	RelayRouter *RelayRouter
 	RfqEscrow   *RfqEscrow
+	// PaymentLinkFactory; each link's forwarder binds with NewPaymentForwarder at
+	// ForwarderAddress(addrs.PaymentLinkFactory, LinkSalt(id), payout).
+	PaymentLinkFactory *PaymentLinkFactory
 }
 
 // NewContracts binds every contract of addrs to backend.
@@ -497,6 +512,9 @@ func NewContracts(addrs *Addresses, backend bind.ContractBackend) (*Contracts, e
 		return nil, err
 	}
 	if c.RfqEscrow, err = NewRfqEscrow(addrs.RfqEscrow, backend); err != nil {
+		return nil, err
+	}
+	if c.PaymentLinkFactory, err = NewPaymentLinkFactory(addrs.PaymentLinkFactory, backend); err != nil {
 		return nil, err
 	}
 	return c, nil

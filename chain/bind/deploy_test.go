@@ -42,7 +42,8 @@ func TestDeployAllDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(a1, a2) {
 		t.Fatalf("two deployments differ:\n%+v\n%+v", a1, a2)
 	}
-	// The fixed order: tokens, pools, router, escrow, from the deployer's nonce 0.
+	// The fixed order: tokens, pools, router, escrow, payment-link factory, from the
+	// deployer's nonce 0.
 	want := &Addresses{
 		USDC:    crypto.CreateAddress(deployer, 0),
 		USDT:    crypto.CreateAddress(deployer, 1),
@@ -53,8 +54,9 @@ func TestDeployAllDeterministic(t *testing.T) {
 			"USDC/USDT": crypto.CreateAddress(deployer, 4),
 			"USDT/EURC": crypto.CreateAddress(deployer, 5),
 		},
-		RelayRouter: crypto.CreateAddress(deployer, 6),
-		RfqEscrow:   crypto.CreateAddress(deployer, 7),
+		RelayRouter:        crypto.CreateAddress(deployer, 6),
+		RfqEscrow:          crypto.CreateAddress(deployer, 7),
+		PaymentLinkFactory: crypto.CreateAddress(deployer, 8),
 	}
 	if !reflect.DeepEqual(a1, want) {
 		t.Fatalf("addresses %+v, want %+v", a1, want)
@@ -69,12 +71,12 @@ func TestDeployAllDeterministic(t *testing.T) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"usdc", "usdt", "eurc", "permit2", "pools", "relay_router", "rfq_escrow"} {
+	for _, k := range []string{"usdc", "usdt", "eurc", "permit2", "pools", "relay_router", "rfq_escrow", "payment_link_factory"} {
 		if _, ok := generic[k]; !ok {
 			t.Errorf("contracts.json lacks %q: %s", k, raw)
 		}
 	}
-	if len(generic) != 7 || len(generic["pools"].(map[string]interface{})) != 3 {
+	if len(generic) != 8 || len(generic["pools"].(map[string]interface{})) != 3 {
 		t.Errorf("unexpected contracts.json shape: %s", raw)
 	}
 	var back Addresses

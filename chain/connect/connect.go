@@ -182,10 +182,22 @@ func openRPC(ctx context.Context, cfg Config) (*Chain, error) {
 	return c, c.checkCode(ctx)
 }
 
+// namedAddress is one contract of a contracts.json, by its JSON key.
+type namedAddress struct {
+	name string
+	addr common.Address
+}
+
+// required lists the single contracts the service needs, by contracts.json key.
+func required(a *bind.Addresses) []namedAddress {
+	return []namedAddress{{"usdc", a.USDC}, {"usdt", a.USDT}, {"eurc", a.EURC}, {"permit2", a.Permit2},
+		{"relay_router", a.RelayRouter}, {"rfq_escrow", a.RfqEscrow}, {"payment_link_factory", a.PaymentLinkFactory}}
+}
+
 // checkCode refuses a contracts file that does not match the chain.
 func (c *Chain) checkCode(ctx context.Context) error {
-	for name, a := range map[string]common.Address{"usdc": c.Contracts.USDC, "usdt": c.Contracts.USDT, "eurc": c.Contracts.EURC,
-		"permit2": c.Contracts.Permit2, "relay_router": c.Contracts.RelayRouter, "rfq_escrow": c.Contracts.RfqEscrow} {
+	for _, r := range required(c.Contracts) {
+		name, a := r.name, r.addr
 		code, err := c.Client.CodeAt(ctx, a, nil)
 		if err != nil {
 			return fmt.Errorf("connect: code of %s: %w", name, err)
@@ -217,6 +229,14 @@ func readContracts(file string) (*bind.Addresses, error) {
 	var a bind.Addresses
 	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("connect: %s: %w", file, err)
+	}
+	// A missing key decodes as the zero address, which checkCode would only report
+	// as "no contract"; a file from before a contract existed deserves a clearer hint.
+	for _, r := range required(&a) {
+		if r.addr == (common.Address{}) {
+			return nil, fmt.Errorf("connect: %s has no %q address (written before that contract existed?): "+
+				"deploy the contract set again with `fxd chain deploy` (embedded chain: start with a fresh data dir)", file, r.name)
+		}
 	}
 	return &a, nil
 }

@@ -3,6 +3,7 @@ package connect
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,17 +14,40 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+func testAddresses() *bind.Addresses {
+	return &bind.Addresses{USDC: common.HexToAddress("0x01"), USDT: common.HexToAddress("0x02"), EURC: common.HexToAddress("0x03"),
+		Permit2: bind.CanonicalPermit2Address, Pools: map[string]common.Address{"USDC/EURC": common.HexToAddress("0x04")},
+		RelayRouter: common.HexToAddress("0x05"), RfqEscrow: common.HexToAddress("0x06"), PaymentLinkFactory: common.HexToAddress("0x07")}
+}
+
 func TestContractsFileRoundTrip(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "contracts.json")
-	a := &bind.Addresses{USDC: common.HexToAddress("0x01"), USDT: common.HexToAddress("0x02"), EURC: common.HexToAddress("0x03"),
-		Permit2: bind.CanonicalPermit2Address, Pools: map[string]common.Address{"USDC/EURC": common.HexToAddress("0x04")},
-		RelayRouter: common.HexToAddress("0x05"), RfqEscrow: common.HexToAddress("0x06")}
+	a := testAddresses()
 	require.NoError(t, WriteContracts(file, a))
 	got, err := readContracts(file)
 	require.NoError(t, err)
 	require.Equal(t, a, got)
 	_, err = readContracts(filepath.Join(t.TempDir(), "missing.json"))
 	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// A contracts.json lacking a contract (e.g. written before the payment-link factory
+// existed) is refused, naming the missing key.
+func TestContractsFileMissingContract(t *testing.T) {
+	raw, err := json.Marshal(testAddresses())
+	require.NoError(t, err)
+	for _, key := range []string{"usdc", "usdt", "eurc", "permit2", "relay_router", "rfq_escrow", "payment_link_factory"} {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(raw, &m))
+		require.Contains(t, m, key)
+		delete(m, key)
+		b, err := json.Marshal(m)
+		require.NoError(t, err)
+		file := filepath.Join(t.TempDir(), "contracts.json")
+		require.NoError(t, os.WriteFile(file, b, 0o644))
+		_, err = readContracts(file)
+		require.ErrorContains(t, err, `no "`+key+`" address`, key)
+	}
 }
 
 func TestReadKeyFile(t *testing.T) {
