@@ -1,0 +1,357 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// row is a test record: a host row (ver, keys) plus what jobs learn.
+type row struct {
+	ver     int      // the row's age: Stale compares it
+	keys    []string // Keys
+	learned int      // a job's finding, carried by Merge
+}
+
+// clock is the injected time: tests move it, nothing sleeps.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+
+var t0 = time.Unix(1_800_000_000, 0)
+
+func config(c *clock, next func(*row, time.Time) Job[row]) Config[string, row] {
+	return Config[string, row]{
+		Name: "test", MaxLive: 10, MaxJobs: 4, KickQueue: 16,
+		Tick: time.Hour, RetryAfter: 2 * time.Second, JobTimeout: time.Minute,
+		Clock: c.now, Logger: slog.New(slog.DiscardHandler), Next: next,
+		Keys:  func(r *row) []string { return r.keys },
+		Merge: func(cur, from *row) { cur.learned = from.learned },
+		Stale: func(cur, next *row) bool { return next.ver < cur.ver },
+	}
+}
+
+// always returns a Next that names job for every record.
+func always(job Job[row]) func(*row, time.Time) Job[row] {
+	return func(*row, time.Time) Job[row] { return job }
+}
+
+// gated is a job that runs fn and then waits for gate to close.
+func gated(gate <-chan struct{}, fn func(*row)) Job[row] {
+	return func(_ context.Context, r *row) error {
+		if fn != nil {
+			fn(r)
+		}
+		<-gate
+		return nil
+	}
+}
+
+func noop(context.Context, *row) error { return nil }
+
+func TestNextSeesTheCurrentRecord(t *testing.T) {
+	var seen []row
+	var at time.Time
+	d := New(config(&clock{t: t0}, func(r *row, now time.Time) Job[row] {
+		seen, at = append(seen, *r), now
+		return noop
+	}))
+	require.NoError(t, d.Track("a", row{ver: 1}))
+	require.NoError(t, d.Track("a", row{ver: 2}))
+	require.Equal(t, 1, d.DriveAll(t0.Add(time.Second)))
+	d.Wait()
+	require.Equal(t, []row{{ver: 2}}, seen)
+	require.Equal(t, t0.Add(time.Second), at)
+}
+
+func TestBusyRecordIsNotDrivenTwice(t *testing.T) {
+	gate := make(chan struct{})
+	var calls atomic.Int32
+	d := New(config(&clock{t: t0}, func(*row, time.Time) Job[row] {
+		calls.Add(1)
+		return gated(gate, nil)
+	}))
+	require.NoError(t, d.Track("a", row{}))
+	require.Equal(t, 1, d.Step(t0), "Track kicks")
+	require.Equal(t, 0, d.DriveAll(t0))
+	require.NoError(t, d.Track("a", row{ver: 1}), "a newer row while busy")
+	require.Equal(t, 0, d.Step(t0))
+	require.Equal(t, int32(1), calls.Load(), "Next is not asked about a busy record")
+	require.Equal(t, 1, d.Running())
+	close(gate)
+	d.Wait()
+	require.Equal(t, 0, d.Running())
+	require.Equal(t, 1, d.Step(t0), "a finished job kicks its record")
+	d.Wait()
+}
+
+// TestMaxJobsBound: under contention of ticks and submits, never more
+// than MaxJobs jobs run at once (run it with -race).
+func TestMaxJobsBound(t *testing.T) {
+	const maxJobs, records, callers = 4, 100, 8
+	var inflight, peak atomic.Int32
+	gate := make(chan struct{})
+	job := func(_ context.Context, _ *row) error {
+		raise(&peak, inflight.Add(1))
+		<-gate
+		runtime.Gosched()
+		inflight.Add(-1)
+		return nil
+	}
+	cfg := config(&clock{t: t0}, always(job))
+	cfg.MaxLive, cfg.MaxJobs = records, maxJobs
+	d := New(cfg)
+	for i := range records {
+		require.NoError(t, d.Track(fmt.Sprint(i), row{}))
+	}
+	hammer := func(rounds int) {
+		var wg sync.WaitGroup
+		for c := range callers {
+			wg.Go(func() {
+				for range rounds {
+					d.DriveAll(t0)
+					d.Step(t0)
+					d.Submit(fmt.Sprint(c), job)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	hammer(1) // every job blocks: the pool fills and stays full
+	require.Equal(t, maxJobs, d.Running())
+	for inflight.Load() < maxJobs {
+		runtime.Gosched() // the goroutines started; let them reach the gate
+	}
+	close(gate) // jobs now finish, kick, and are driven again
+	hammer(50)
+	d.Wait()
+	require.LessOrEqual(t, peak.Load(), int32(maxJobs))
+	require.Equal(t, int32(maxJobs), peak.Load(), "the pool was used in full")
+	require.Equal(t, 0, d.Running())
+}
+
+// raise sets peak to n if n is higher.
+func raise(peak *atomic.Int32, n int32) {
+	for p := peak.Load(); n > p; p = peak.Load() {
+		if peak.CompareAndSwap(p, n) {
+			return
+		}
+	}
+}
+
+// TestFailedJobWaitsRetryAfter: after a failure neither a kick nor a tick
+// starts the record's next job before RetryAfter.
+func TestFailedJobWaitsRetryAfter(t *testing.T) {
+	c := &clock{t: t0}
+	d := New(config(c, always(func(context.Context, *row) error { return errors.New("chain busy") })))
+	require.NoError(t, d.Track("a", row{}))
+	require.Equal(t, 1, d.Step(t0))
+	d.Wait()
+	require.Equal(t, 0, d.Step(t0), "a failure does not kick")
+	require.Equal(t, 0, d.DriveAll(t0.Add(2*time.Second-time.Nanosecond)))
+	require.NoError(t, d.Track("a", row{ver: 1}))
+	require.Equal(t, 0, d.Step(t0.Add(time.Second)), "nor does a new row hurry it")
+	require.Equal(t, 1, d.DriveAll(t0.Add(2*time.Second)))
+	d.Wait()
+}
+
+// TestMergeFoldsWhatTheJobLearned: a row replaced while its job ran gets
+// the job's finding, and a later row keeps it.
+func TestMergeFoldsWhatTheJobLearned(t *testing.T) {
+	gate := make(chan struct{})
+	d := New(config(&clock{t: t0}, always(gated(gate, func(r *row) { r.learned = 7 }))))
+	require.NoError(t, d.Track("a", row{ver: 1}))
+	require.Equal(t, 1, d.Step(t0))
+	require.NoError(t, d.Track("a", row{ver: 2}))
+	close(gate)
+	d.Wait()
+	got, ok := d.Get("a")
+	require.True(t, ok)
+	require.Equal(t, row{ver: 2, learned: 7}, got)
+	require.NoError(t, d.Track("a", row{ver: 3}))
+	got, _ = d.Get("a")
+	require.Equal(t, row{ver: 3, learned: 7}, got)
+}
+
+// TestForgetDropsTheMerge: a record forgotten while its job ran does not
+// get the job's finding, nor does one tracked anew under its id, which is
+// not left busy by the old job either.
+func TestForgetDropsTheMerge(t *testing.T) {
+	gate := make(chan struct{})
+	var due atomic.Bool
+	due.Store(true)
+	d := New(config(&clock{t: t0}, func(*row, time.Time) Job[row] {
+		if !due.Load() {
+			return nil
+		}
+		return gated(gate, func(r *row) { r.learned = 7 })
+	}))
+	require.NoError(t, d.Track("a", row{ver: 1}))
+	require.Equal(t, 1, d.Step(t0))
+	due.Store(false)
+	d.Forget("a")
+	_, ok := d.Get("a")
+	require.False(t, ok)
+	require.NoError(t, d.Track("a", row{ver: 2}))
+	close(gate)
+	d.Wait()
+	got, ok := d.Get("a")
+	require.True(t, ok)
+	require.Equal(t, row{ver: 2}, got)
+	require.True(t, d.Submit("a", noop), "not busy")
+	d.Wait()
+}
+
+func TestOlderRowIsIgnored(t *testing.T) {
+	d := New(config(&clock{t: t0}, always(nil)))
+	require.NoError(t, d.Track("a", row{ver: 2}))
+	require.NoError(t, d.Track("a", row{ver: 1}))
+	require.NoError(t, d.Track("a", row{ver: 2, learned: 1}), "a row of equal age replaces")
+	got, _ := d.Get("a")
+	require.Equal(t, 2, got.ver)
+	require.Len(t, d.kick, 2, "the older row is not kicked")
+}
+
+func TestTrackBeyondMaxLive(t *testing.T) {
+	cfg := config(&clock{t: t0}, always(nil))
+	cfg.MaxLive = 2
+	d := New(cfg)
+	require.NoError(t, d.Track("a", row{}))
+	require.NoError(t, d.Track("b", row{}))
+	require.ErrorIs(t, d.Track("c", row{}), ErrFull)
+	require.NoError(t, d.Track("a", row{ver: 1}), "a replacement is not a new record")
+	d.Forget("b")
+	require.NoError(t, d.Track("c", row{}))
+	require.Equal(t, 2, d.Len())
+}
+
+func TestKeysFollowTheRecord(t *testing.T) {
+	d := New(config(&clock{t: t0}, always(nil)))
+	find := func(key string) int {
+		r, ok := d.Find(key)
+		if !ok {
+			return -1
+		}
+		return r.ver
+	}
+	require.NoError(t, d.Track("a", row{ver: 1, keys: []string{"x", "y"}}))
+	require.Equal(t, 1, find("x"))
+	require.NoError(t, d.Track("a", row{ver: 2, keys: []string{"y", "z"}}))
+	require.Equal(t, -1, find("x"), "a replaced row's keys leave")
+	require.Equal(t, 2, find("z"))
+	require.NoError(t, d.Track("b", row{ver: 10, keys: []string{"z"}}))
+	require.Equal(t, 10, find("z"), "the record indexed last wins a shared key")
+	d.Forget("a")
+	require.Equal(t, -1, find("y"))
+	require.Equal(t, 10, find("z"), "forgetting a leaves b's key")
+	d.Forget("b")
+	require.Empty(t, d.index)
+}
+
+func TestSubmitRefusedWhenBusyOrFull(t *testing.T) {
+	cfg := config(&clock{t: t0}, always(nil))
+	cfg.MaxJobs = 1
+	d := New(cfg)
+	require.NoError(t, d.Track("a", row{}))
+	require.NoError(t, d.Track("b", row{}))
+	gate := make(chan struct{})
+	require.True(t, d.Submit("a", gated(gate, nil)))
+	require.False(t, d.Submit("a", noop), "busy")
+	require.False(t, d.Submit("b", noop), "no slot free")
+	require.False(t, d.Submit("c", noop), "unknown")
+	close(gate)
+	d.Wait()
+	require.True(t, d.Submit("b", noop))
+	d.Wait()
+}
+
+func TestFullKickQueueDrops(t *testing.T) {
+	cfg := config(&clock{t: t0}, always(noop))
+	cfg.KickQueue = 2
+	d := New(cfg)
+	for i := range 5 {
+		d.Kick(fmt.Sprint("gone", i)) // never blocks
+	}
+	require.NoError(t, d.Track("a", row{}), "Track does not block on a full queue")
+	require.Len(t, d.kick, 2)
+	require.Equal(t, 0, d.Step(t0), "a's kick was dropped")
+	require.Equal(t, 1, d.DriveAll(t0), "the tick catches up")
+	d.Wait()
+}
+
+// TestRun: Run drives a tracked record at once (its kick), and a record
+// waiting out a failure on the tick, with no kick.
+func TestRun(t *testing.T) {
+	ran := make(chan int, 4)
+	run := func(t *testing.T, d *Driver[string, row]) (stop func()) {
+		quit, done := make(chan struct{}), make(chan struct{})
+		go func() { d.Run(quit); close(done) }()
+		return func() { close(quit); recv(t, done); d.Wait() }
+	}
+	t.Run("kick", func(t *testing.T) {
+		d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+			if r.learned == r.ver {
+				return nil
+			}
+			return func(_ context.Context, r *row) error { r.learned = r.ver; ran <- r.ver; return nil }
+		}))
+		stop := run(t, d)
+		require.NoError(t, d.Track("a", row{ver: 1}))
+		require.Equal(t, 1, recv(t, ran))
+		stop()
+	})
+	t.Run("tick", func(t *testing.T) {
+		c := &clock{t: t0}
+		cfg := config(c, always(func(_ context.Context, r *row) error { ran <- r.ver; return errors.New("later") }))
+		cfg.Tick = time.Millisecond
+		d := New(cfg)
+		require.NoError(t, d.Track("a", row{ver: 2}))
+		stop := run(t, d)
+		require.Equal(t, 2, recv(t, ran))
+		d.Wait() // the failure is recorded: no job before t0 + RetryAfter
+		c.set(t0.Add(cfg.RetryAfter))
+		require.Equal(t, 2, recv(t, ran))
+		stop()
+	})
+}
+
+// recv waits for a value; the timeout only keeps a broken driver from
+// hanging the test run.
+func recv[V any](t *testing.T, ch <-chan V) V {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing received in 10 s")
+		var zero V
+		return zero
+	}
+}
+
+// BenchmarkDriveAll is one tick over MaxLiveOrders-many idle records.
+func BenchmarkDriveAll(b *testing.B) {
+	cfg := config(&clock{t: t0}, always(nil))
+	cfg.MaxLive = 100_000
+	d := New(cfg)
+	for i := range cfg.MaxLive {
+		if err := d.Track(fmt.Sprint(i), row{keys: []string{fmt.Sprint("k", i)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		d.DriveAll(t0)
+	}
+}

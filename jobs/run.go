@@ -1,0 +1,144 @@
+package jobs
+
+import (
+	"context"
+	"time"
+)
+
+// Run drives kicked records at once and every live record each Tick, at
+// Config.Clock's time, until stop is closed. Jobs in flight then finish on
+// their own (Wait waits for them).
+func (d *Driver[K, T]) Run(stop <-chan struct{}) {
+	tick := time.NewTicker(d.cfg.Tick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case id := <-d.kick:
+			d.drive(id, d.cfg.Clock())
+		case <-tick.C:
+			d.DriveAll(d.cfg.Clock())
+		}
+	}
+}
+
+// Step drives, at now, the ids kicked so far, and returns the number of
+// jobs it started. It is Run's kick path for tests; kicks that finished
+// jobs queue meanwhile wait for the next Step.
+func (d *Driver[K, T]) Step(now time.Time) int {
+	started := 0
+	for n := len(d.kick); n > 0; n-- {
+		select {
+		case id := <-d.kick:
+			if d.drive(id, now) {
+				started++
+			}
+		default:
+			return started
+		}
+	}
+	return started
+}
+
+// DriveAll drives every live record at now and returns the number of jobs
+// it started: Run's tick. The lock is taken per record, not across the
+// scan, so Track, Find and Submit are not held up by a scan of MaxLive
+// records.
+func (d *Driver[K, T]) DriveAll(now time.Time) int {
+	d.mu.Lock()
+	ids := make([]string, 0, len(d.live))
+	for id := range d.live {
+		ids = append(ids, id)
+	}
+	d.mu.Unlock()
+	started := 0
+	for _, id := range ids {
+		if d.drive(id, now) {
+			started++
+		}
+	}
+	return started
+}
+
+// Submit runs job for the tracked record id (a chain log about it) in the
+// same bounded slots and under the same busy flag as its ticked jobs. It
+// reports false, and runs nothing, when id is unknown or busy or every
+// slot is taken: the caller then relies on the record's level-triggered
+// jobs, which must be able to find the same fact. It never blocks.
+func (d *Driver[K, T]) Submit(id string, job Job[T]) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e := d.live[id]
+	if e == nil || e.busy || d.running >= d.cfg.MaxJobs {
+		return false
+	}
+	d.start(id, e, job)
+	return true
+}
+
+// drive starts the job the record id needs at now, if it is not busy, not
+// waiting out a failure, and a slot is free; it reports whether it did.
+func (d *Driver[K, T]) drive(id string, now time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e := d.live[id]
+	if e == nil || e.busy || now.Before(e.nextTry) || d.running >= d.cfg.MaxJobs {
+		return false // a full pool: the next tick or kick tries again
+	}
+	job := d.cfg.Next(&e.rec, now)
+	if job == nil {
+		return false
+	}
+	d.start(id, e, job)
+	return true
+}
+
+// start takes a slot and runs job on a copy of e's record. Called with
+// d.mu held, a slot free and e not busy.
+func (d *Driver[K, T]) start(id string, e *entry[K, T], job Job[T]) {
+	e.busy = true
+	d.running++
+	go d.run(id, e, job, e.rec)
+}
+
+// run is one job's goroutine.
+func (d *Driver[K, T]) run(id string, e *entry[K, T], job Job[T], rec T) {
+	ctx, cancel := context.WithTimeout(context.Background(), d.cfg.JobTimeout)
+	err := job(ctx, &rec)
+	cancel()
+	d.finish(id, e, &rec, err)
+}
+
+// finish frees the job's slot and folds what it learned into the record,
+// unless the record was forgotten meanwhile (then e is no longer the
+// live entry). A failure spaces the next job; a success kicks the record,
+// since its next step may be due at once.
+func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
+	now := d.cfg.Clock()
+	d.mu.Lock()
+	d.running--
+	if d.running == 0 {
+		d.idle.Broadcast()
+	}
+	live := d.live[id] == e
+	if live {
+		e.busy = false
+		if d.cfg.Merge != nil {
+			d.cfg.Merge(&e.rec, ran)
+			d.reindex(id, e)
+		}
+		if err != nil {
+			e.nextTry = now.Add(d.cfg.RetryAfter)
+		}
+	}
+	d.mu.Unlock()
+	switch {
+	case err != nil && live:
+		d.cfg.Logger.Warn("job failed; will retry", "driver", d.cfg.Name, "id", id, "retry_after", d.cfg.RetryAfter.String(), "err", err.Error())
+	case err != nil:
+		d.cfg.Logger.Info("job failed after its record was forgotten", "driver", d.cfg.Name, "id", id, "err", err.Error())
+	case live:
+		d.Kick(id)
+	}
+}
