@@ -1,81 +1,54 @@
 package actors
 
 import (
-	"sync/atomic"
+	"context"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fxd-labs/fxd/domain"
 )
 
-// execMsg asks the actor to run a command; the result goes to done.
-type execMsg struct {
-	req  domain.Request
-	done chan<- domain.Outcome
-}
+// The account kind's extras on the one entity actor: queries answered from
+// committed state, the published view the quote path reads without a
+// message, and the key directory authentication reads.
 
-// askMsg asks the actor a read-only question answered from committed state.
+// askMsg asks an account a read-only question answered from committed state.
 type askMsg struct {
 	q    domain.Query
 	done chan<- domain.Reply
 }
 
-// accountActor hosts one account's state machine.
-type accountActor struct {
-	e         *Engine
-	id        string
-	entry     *entry
-	spec      *domain.AccountState // everything handed to the log
-	committed *domain.AccountState // only what is durable
-	replies   replyQueue
-}
+type accountInfoMsg struct{ done chan<- AccountInfo }
 
-// Receive is the actor's mailbox loop body.
-func (a *accountActor) Receive(ctx actor.Context) {
-	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		a.replies.entity = a.id
-		ctx.SetReceiveTimeout(a.e.cfg.PassivateAfter)
-	case execMsg:
-		atomic.AddInt64(&a.entry.inflight, -1)
-		a.exec(ctx, m)
+// probeMsg hands a copy of the committed state to tests.
+type probeMsg struct{ done chan<- *domain.AccountState }
+
+// receiveAccount answers the account-only messages.
+func (a *entityActor) receiveAccount(msg any) {
+	st := a.committed.(*domain.AccountState)
+	switch m := msg.(type) {
 	case askMsg:
-		atomic.AddInt64(&a.entry.inflight, -1)
 		if _, ok := m.q.(domain.GetAccount); ok {
 			if a.entry.info.Load() == nil {
 				a.publishInfo() // later reads of GET /account skip the mailbox
 			}
 			m.done <- a.entry.info.Load().View
-			break
+			return
 		}
-		m.done <- a.committed.Ask(m.q)
-	case durableMsg:
-		a.replies.durable(m.index, a.commit)
+		m.done <- st.Ask(m.q)
 	case accountInfoMsg:
-		atomic.AddInt64(&a.entry.inflight, -1)
 		if a.entry.info.Load() == nil {
 			a.publishInfo()
 		}
 		m.done <- *a.entry.info.Load()
 	case probeMsg:
-		m.done <- a.committed.Clone()
-	case *actor.ReceiveTimeout:
-		a.e.maybePassivate(ctx, a.id, a.entry, &a.replies)
+		m.done <- st.CloneAccount()
 	}
 }
 
-func (a *accountActor) exec(ctx actor.Context, m execMsg) {
-	env := a.e.env()
-	inFlight := m.req.Idem != nil && domain.InFlight(a.spec, a.committed, m.req.Idem.Scope, env.Now)
-	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
-}
-
-// commit applies durable events to the committed state, publishes new
-// key rows to the directory and, once someone asked for it, a new
-// AccountInfo view when the profile or a wallet changed.
-func (a *accountActor) commit(events []domain.Event) {
+// commitAccount publishes new key rows to the directory and, once someone
+// asked for it, a new AccountInfo view when the profile or a wallet changed.
+func (a *entityActor) commitAccount(events []domain.Event) {
 	publish := false
 	for i := range events {
-		a.committed.Apply(&events[i])
 		if k := events[i].Key; k != nil {
 			a.e.dir.put(k)
 		}
@@ -89,18 +62,30 @@ func (a *accountActor) commit(events []domain.Event) {
 	}
 }
 
-// maybePassivate stops an idle actor once the snapshot store holds all of
-// its writes and no message is on its way to it. Otherwise it arms the
-// idle timer again: protoactor's receive timeout fires once and is then
-// cancelled, so without this an actor busy at that moment would stay in
-// memory for good.
-func (e *Engine) maybePassivate(ctx actor.Context, id string, en *entry, q *replyQueue) {
-	if q.idle(e) && e.unregister(id, en) {
-		ctx.Stop(ctx.Self())
-		return
+// Ask answers a query from an account's committed state. GET /account is
+// answered from the view the actor publishes, once it has one.
+func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.Reply, error) {
+	if _, ok := q.(domain.GetAccount); ok {
+		if info := e.published(acct); info != nil {
+			return info.View, nil
+		}
 	}
-	ctx.SetReceiveTimeout(e.cfg.PassivateAfter)
+	done := make(chan domain.Reply, 1)
+	return request(ctx, e, acct, done, askMsg{q: q, done: done})
 }
 
-// probeMsg hands a copy of the committed state to tests.
-type probeMsg struct{ done chan<- *domain.AccountState }
+// CreateAccount creates a new account with a fresh id.
+func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
+	c.ID, c.Env = e.ids.NewAccount("acct_", e.cfg.Clock()), e.cfg.Env
+	return e.Create(ctx, c.ID, domain.Request{Cmd: c})
+}
+
+// request sends msg, which carries done (one slot), to an existing account
+// and waits for the reply or the end of ctx.
+func request[T any](ctx context.Context, e *Engine, acct string, done <-chan T, msg any) (T, error) {
+	var zero T
+	if err := e.sendTo(acct, msg, func() (*entry, error) { return e.activate(domain.KindAccount, acct, false) }); err != nil {
+		return zero, err
+	}
+	return await(ctx, acct, done)
+}

@@ -33,8 +33,6 @@ func (i AccountInfo) SwapPermitted() bool {
 	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Swap
 }
 
-type accountInfoMsg struct{ done chan<- AccountInfo }
-
 // AccountInfo reads an account's committed profile and wallets: from the
 // view its actor published when it is in memory, else by activating it.
 func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {
@@ -42,16 +40,17 @@ func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, err
 		return *info, nil
 	}
 	done := make(chan AccountInfo, 1)
-	return request(ctx, e, acct, false, done, accountInfoMsg{done: done})
+	return request(ctx, e, acct, done, accountInfoMsg{done: done})
 }
 
 // publishInfo replaces the actor's published view from committed state.
-func (a *accountActor) publishInfo() {
-	ws := make(map[string]*domain.Wallet, len(a.committed.Wallets))
-	for k, w := range a.committed.Wallets {
+func (a *entityActor) publishInfo() {
+	st := a.committed.(*domain.AccountState)
+	ws := make(map[string]*domain.Wallet, len(st.Wallets))
+	for k, w := range st.Wallets {
 		ws[k] = w
 	}
-	a.entry.info.Store(&AccountInfo{Account: a.committed.Account, Wallets: ws, View: a.committed.Ask(domain.GetAccount{})})
+	a.entry.info.Store(&AccountInfo{Account: st.Account, Wallets: ws, View: st.Ask(domain.GetAccount{})})
 }
 
 // published returns the view an active account's actor published, nil if

@@ -38,9 +38,6 @@ type Config struct {
 	WAL wal.Options
 	// feedSize overrides maxFeed (tests).
 	feedSize int
-	// OnOrder, if set, is called with every order row once it is durable,
-	// on the order actor's goroutine: it must not block.
-	OnOrder func(*domain.Order)
 }
 
 func (c *Config) defaults() {
@@ -74,6 +71,8 @@ type Engine struct {
 	dir    *Directory
 	reg    *registry
 	ids    ids.Generator
+	// hooks, by entity kind, see SetHook.
+	hooks [domain.NumKinds]func(id string, events []domain.Event)
 
 	ready   atomic.Bool
 	applied atomic.Uint64 // last log index whose rows are in the store
@@ -197,15 +196,6 @@ func (e *Engine) PutMeta(key, value string) error {
 // MetaChainGenesis is the meta key of the bound chain's genesis hash.
 const MetaChainGenesis = "chain_genesis"
 
-// SetOrderHook sets Config.OnOrder. Call it before Recover: no order actor
-// runs before then.
-func (e *Engine) SetOrderHook(fn func(*domain.Order)) {
-	if e.ready.Load() {
-		panic("actors: SetOrderHook after Recover")
-	}
-	e.cfg.OnOrder = fn
-}
-
 // Ready reports whether the engine serves.
 func (e *Engine) Ready() bool { return e.ready.Load() }
 
@@ -225,13 +215,19 @@ func (e *Engine) Directory() *Directory { return e.dir }
 // Env is "test" or "live".
 func (e *Engine) Env() string { return e.cfg.Env }
 
-// NewID makes a fresh id with the prefix.
-func (e *Engine) NewID(prefix string) string { return e.ids.New(prefix, e.cfg.Clock()) }
+// NewID makes a fresh id with the prefix for a record of the account that
+// owner belongs to (owner: the account's id or any id of its records), so
+// the id carries the account's partition.
+func (e *Engine) NewID(prefix, owner string) string {
+	return e.ids.New(prefix, e.cfg.Clock(), ids.PartitionOf(owner))
+}
 
-// env is the decision environment of one command: the engine's clock,
-// normalized so it survives the codec unchanged, and its id source.
-func (e *Engine) env() domain.Env {
-	return domain.Env{Now: e.cfg.Clock().UTC().Round(0), NewID: e.NewID}
+// env is the decision environment of one command to entity id: the
+// engine's clock, normalized so it survives the codec unchanged, and an id
+// source whose ids carry the entity's partition.
+func (e *Engine) env(id string) domain.Env {
+	p := ids.PartitionOf(id)
+	return domain.Env{Now: e.cfg.Clock().UTC().Round(0), NewID: func(prefix string) string { return e.ids.New(prefix, e.cfg.Clock(), p) }}
 }
 
 // Close stops the applier and the actors, then closes the log and the store.
@@ -256,43 +252,6 @@ func (e *Engine) Close() error {
 	return e.closeErr
 }
 
-// Exec runs a command on an account and waits for its durable reply. If
-// ctx ends first the command may still complete (its reply is dropped); the
-// caller answers 503 and an idempotent retry finds the outcome.
-func (e *Engine) Exec(ctx context.Context, acct string, req domain.Request) (domain.Outcome, error) {
-	done := make(chan domain.Outcome, 1)
-	return request(ctx, e, acct, false, done, execMsg{req: req, done: done})
-}
-
-// Ask answers a query from an account's committed state. GET /account is
-// answered from the view the actor publishes, once it has one.
-func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.Reply, error) {
-	if _, ok := q.(domain.GetAccount); ok {
-		if info := e.published(acct); info != nil {
-			return info.View, nil
-		}
-	}
-	done := make(chan domain.Reply, 1)
-	return request(ctx, e, acct, false, done, askMsg{q: q, done: done})
-}
-
-// CreateAccount creates a new account with a fresh id.
-func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
-	c.ID, c.Env = e.NewID("acct_"), e.cfg.Env
-	done := make(chan domain.Outcome, 1)
-	return request(ctx, e, c.ID, true, done, execMsg{req: domain.Request{Cmd: c}, done: done})
-}
-
-// request sends msg, which carries done (one slot), and waits for the reply
-// or the end of ctx.
-func request[T any](ctx context.Context, e *Engine, acct string, create bool, done <-chan T, msg any) (T, error) {
-	var zero T
-	if err := e.send(acct, msg, create); err != nil {
-		return zero, err
-	}
-	return await(ctx, acct, done)
-}
-
 // await waits for the reply on done or the end of ctx.
 func await[T any](ctx context.Context, id string, done <-chan T) (T, error) {
 	select {
@@ -304,18 +263,8 @@ func await[T any](ctx context.Context, id string, done <-chan T) (T, error) {
 	}
 }
 
-// ErrNoAccount is returned for an account id that does not exist.
-var ErrNoAccount = errors.New("actors: no such account")
-
 // ErrBusy is returned when a bound is reached (mailbox, active accounts).
 var ErrBusy = errors.New("actors: busy")
-
-// send delivers msg to the account's actor, activating it from the store if
-// it is not in memory. create allows activating an account that does not
-// exist yet (only CreateAccount does).
-func (e *Engine) send(acct string, msg any, create bool) error {
-	return e.sendTo(acct, msg, func() (*entry, error) { return e.activate(acct, create) })
-}
 
 // sendTo delivers msg to entity id's actor, calling activate (with the
 // shard lock held, so one entity is never activated twice) if it is not in
@@ -348,24 +297,6 @@ func (e *Engine) sendTo(id string, msg any, activate func() (*entry, error)) err
 	sh.mu.Unlock()
 	e.system.Root.Send(en.pid, msg)
 	return nil
-}
-
-// activate loads an account from the store and spawns its actor.
-func (e *Engine) activate(acct string, create bool) (*entry, error) {
-	st, ok, err := e.store.LoadAccount(acct, e.cfg.Clock())
-	if err != nil {
-		e.fatal(err)
-	}
-	if !ok && !create {
-		return nil, ErrNoAccount
-	}
-	if ok && create {
-		panic("actors: fresh account id " + acct + " already exists")
-	}
-	en := &entry{}
-	a := &accountActor{e: e, id: acct, entry: en, spec: st, committed: st.Clone()}
-	en.pid = e.system.Root.Spawn(entityProps(a))
-	return en, nil
 }
 
 // entityDispatcher runs an entity's mailbox on the goroutine that posts to

@@ -34,42 +34,50 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var seen []string
-	e.SetOrderHook(func(o *domain.Order) { mu.Lock(); seen = append(seen, o.ID+":"+o.State); mu.Unlock() })
+	e.SetHook(domain.KindOrder, func(_ string, events []domain.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range events {
+			if o := ev.Order; o != nil {
+				seen = append(seen, o.ID+":"+o.State)
+			}
+		}
+	})
 	require.NoError(t, e.Recover())
 	ctx := context.Background()
 	now := time.Now()
 
 	_, err = e.Order(ctx, "ord_missing")
 	require.ErrorIs(t, err, ErrNoOrder)
-	_, err = e.OrderExec(ctx, "ord_missing", domain.OrderRequest{Cmd: domain.ExpireOrder{}}, false)
+	_, err = e.Exec(ctx, "ord_missing", domain.Request{Cmd: domain.ExpireOrder{}})
 	require.ErrorIs(t, err, ErrNoOrder)
 
 	key := &domain.IdemRequest{Scope: domain.IdemScope("svc_test_k", "POST", "/public/v1/fx/quotes/q_a1/accept", "k"), BodyHash: sha256.Sum256(nil)}
-	out, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	out, err := e.Create(ctx, "ord_a1", domain.Request{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key})
 	require.NoError(t, err)
 	require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
 	for _, id := range []string{"ord_a2", "ord_a3"} {
-		out, err := e.OrderExec(ctx, id, domain.OrderRequest{Cmd: acceptCmd("acct_1", id, now)}, true)
+		out, err := e.Create(ctx, id, domain.Request{Cmd: acceptCmd("acct_1", id, now)})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status)
 	}
 	// The same accept again is the same order, no new row; replayed with its key.
-	again, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	again, err := e.Create(ctx, "ord_a1", domain.Request{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key})
 	require.NoError(t, err)
 	require.True(t, again.Replayed)
 	require.Equal(t, out.Reply.Body, again.Reply.Body)
-	sig := domain.OrderRequest{Cmd: domain.SubmitAMMSignature{Signature: "0x01", Verified: true}}
-	sub, err := e.OrderExec(ctx, "ord_a2", sig, false)
+	sig := domain.Request{Cmd: domain.SubmitAMMSignature{Signature: "0x01", Verified: true}}
+	sub, err := e.Exec(ctx, "ord_a2", sig)
 	require.NoError(t, err)
 	require.Equal(t, 200, sub.Reply.Status, string(sub.Reply.Body))
-	failed, err := e.OrderExec(ctx, "ord_a2", domain.OrderRequest{Cmd: domain.RelayMined{Reason: "reverted"}}, false)
+	failed, err := e.Exec(ctx, "ord_a2", domain.Request{Cmd: domain.RelayMined{Reason: "reverted"}})
 	require.NoError(t, err)
 	require.Equal(t, 200, failed.Reply.Status, string(failed.Reply.Body))
 
-	list, err := e.AccountOrders(ctx, "acct_1", "", 10)
+	list, err := e.AccountRows(ctx, "acct_1", domain.KindOrder, "", 10)
 	require.NoError(t, err)
 	require.Equal(t, []string{"ord_a3", "ord_a2", "ord_a1"}, orderIDs(list))
-	list, err = e.AccountOrders(ctx, "acct_1", "ord_a3", 1)
+	list, err = e.AccountRows(ctx, "acct_1", domain.KindOrder, "ord_a3", 1)
 	require.NoError(t, err)
 	require.Equal(t, []string{"ord_a2"}, orderIDs(list))
 	mu.Lock()
@@ -87,21 +95,21 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	require.Equal(t, "0x01", after.Signature)
 	require.NotEmpty(t, after.EventID)
 	var live []string
-	require.NoError(t, e.LiveOrders(100, func(o *domain.Order) error { live = append(live, o.ID); return nil }))
+	require.NoError(t, e.LiveRows(domain.KindOrder, 100, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a1", "ord_a3"}, live)
-	replay, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key}, true)
+	replay, err := e.Create(ctx, "ord_a1", domain.Request{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key})
 	require.NoError(t, err)
 	require.True(t, replay.Replayed, "stored answers come back from the store")
 	require.Equal(t, out.Reply.Body, replay.Reply.Body)
-	other, err := e.OrderExec(ctx, "ord_a1", domain.OrderRequest{Cmd: acceptCmd("acct_2", "ord_a1", now)}, true)
+	other, err := e.Create(ctx, "ord_a1", domain.Request{Cmd: acceptCmd("acct_2", "ord_a1", now)})
 	require.NoError(t, err)
 	require.Equal(t, 404, other.Reply.Status)
 }
 
-func orderIDs(os []*domain.Order) []string {
-	out := make([]string, len(os))
-	for i, o := range os {
-		out[i] = o.ID
+func orderIDs(rows []domain.Row) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.RowID()
 	}
 	return out
 }

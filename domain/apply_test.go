@@ -48,10 +48,9 @@ func TestApplySequence(t *testing.T) {
 		},
 		Wallets:    map[string]*Wallet{},
 		Challenges: map[string]*Challenge{},
-		Idem: map[string]*IdemRecord{
+		Idem: IdemStore{recs: map[string]*IdemRecord{
 			scopeA: {Scope: scopeA, BodyHash: hash1, Status: 201, Body: out.Reply.Body, CreatedAt: t3},
-		},
-		idemOrder: []string{scopeA},
+		}, order: []string{scopeA}},
 	}
 	require.Equal(t, want, s)
 	require.Equal(t, []string{"ct_000004", "ct_000002", "ct_000001"}, contactIDs(s.SortedContacts()))
@@ -279,12 +278,12 @@ func snapshotState(t *testing.T, s *AccountState, now time.Time) *AccountState {
 		require.NoError(t, err)
 	}
 	var idem []*IdemRecord
-	for _, r := range s.Idem {
+	for _, r := range s.Idem.recs {
 		r2, err := UnmarshalIdem(MarshalIdem(nil, r))
 		require.NoError(t, err)
 		idem = append(idem, r2)
 	}
-	out.LoadIdem(idem, now)
+	out.Idem.Load(idem, now)
 	return out
 }
 
@@ -296,9 +295,9 @@ func requireSameBehaviour(t *testing.T, a, b *AccountState, now time.Time) {
 	require.Equal(t, a.Account, b.Account)
 	require.Equal(t, a.Keys, b.Keys)
 	require.Equal(t, a.Contacts, b.Contacts)
-	for _, m := range []map[string]*IdemRecord{a.Idem, b.Idem} {
+	for _, m := range []map[string]*IdemRecord{a.Idem.recs, b.Idem.recs} {
 		for scope := range m {
-			require.Equal(t, a.LiveIdem(scope, now), b.LiveIdem(scope, now), "scope %q", scope)
+			require.Equal(t, a.Idem.Live(scope, now), b.Idem.Live(scope, now), "scope %q", scope)
 		}
 	}
 }
@@ -306,7 +305,7 @@ func requireSameBehaviour(t *testing.T, a, b *AccountState, now time.Time) {
 // Clone shares the immutable rows but nothing the Apply of the copy
 // writes: maps and the idempotency order are the clone's own.
 func TestClone(t *testing.T) {
-	require.Equal(t, NewAccountState(), NewAccountState().Clone())
+	require.Equal(t, NewAccountState(), NewAccountState().CloneAccount())
 
 	s := newAccountState(t)
 	c := newClock()
@@ -317,7 +316,7 @@ func TestClone(t *testing.T) {
 		c.advance(time.Hour)
 	}
 	before := cloneState(s)
-	cl := s.Clone()
+	cl := s.CloneAccount()
 	require.Equal(t, s, cl)
 	require.Same(t, s.Account, cl.Account)
 	require.Same(t, s.Contacts["ct_000001"], cl.Contacts["ct_000001"])
@@ -328,7 +327,7 @@ func TestClone(t *testing.T) {
 	applyAll(cl, out.Events)
 	applyAll(cl, cl.Handle(Request{Cmd: RevokeKey{KeyID: keyID}}, c.env()).Events)
 	applyAll(cl, cl.Handle(Request{Cmd: UpdateAccount{Pay: ptr(false)}}, c.env()).Events)
-	require.Equal(t, []string{"c", "d"}, cl.idemOrder)
+	require.Equal(t, []string{"c", "d"}, cl.Idem.order)
 	require.NotContains(t, cl.Contacts, "ct_000001")
 	require.Equal(t, before, s)
 }

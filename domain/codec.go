@@ -106,6 +106,12 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		row = func(b []byte) []byte { return MarshalChallenge(b, e.Challenge) }
 	case EvOrderPut:
 		row = func(b []byte) []byte { return MarshalOrder(b, e.Order) }
+	case EvTransferPut:
+		row = func(b []byte) []byte { return MarshalTransfer(b, e.Transfer) }
+	case EvClaimPut:
+		row = func(b []byte) []byte { return MarshalClaim(b, e.Claim) }
+	case EvLinkPut:
+		row = func(b []byte) []byte { return MarshalLink(b, e.Link) }
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
@@ -155,6 +161,12 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		e.Challenge, err = UnmarshalChallenge(row)
 	case EvOrderPut:
 		e.Order, err = UnmarshalOrder(row)
+	case EvTransferPut:
+		e.Transfer, err = UnmarshalTransfer(row)
+	case EvClaimPut:
+		e.Claim, err = UnmarshalClaim(row)
+	case EvLinkPut:
+		e.Link, err = UnmarshalLink(row)
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 		if e.ID == "" {
 			err = fmt.Errorf("%w: %s without id", errCodec, e.Kind)

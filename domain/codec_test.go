@@ -326,7 +326,7 @@ func FuzzUnmarshalRecord(f *testing.F) {
 		require.Equal(t, r, r2)
 		require.Equal(t, enc, MarshalRecord(nil, &r2))
 		for _, e := range r.Events {
-			require.Contains(t, []EventKind{EvAccountPut, EvKeyPut, EvContactPut, EvContactDeleted, EvIdemPut}, e.Kind)
+			require.NotContains(t, e.Kind.String(), "event_", "a decoded event has a known kind")
 		}
 	})
 }

@@ -1,9 +1,6 @@
 package domain
 
-// Command is anything an account entity can be asked to do. Commands carry
-// plain values only (no pointers into request buffers), so they can cross
-// goroutines and, later, nodes.
-type Command interface{ commandName() string }
+// The commands of an account entity (Target KindAccount).
 
 // CreateAccount creates the account (admin). ID is chosen by the host.
 type CreateAccount struct {
@@ -55,14 +52,31 @@ type DeleteContact struct{ ID string }
 // the answer stored first when the key was used already.
 type RecordAnswer struct{ Reply Reply }
 
-func (RecordAnswer) commandName() string  { return "record_answer" }
-func (CreateAccount) commandName() string { return "create_account" }
-func (UpdateAccount) commandName() string { return "update_account" }
-func (CreateKey) commandName() string     { return "create_key" }
-func (RevokeKey) commandName() string     { return "revoke_key" }
-func (CreateContact) commandName() string { return "create_contact" }
-func (UpdateContact) commandName() string { return "update_contact" }
-func (DeleteContact) commandName() string { return "delete_contact" }
+// ReserveID is the first half of a create whose record is an entity of its
+// own (a transfer, a payment link): the account draws the record's id and,
+// under the request's Idempotency-Key (its scope with ReserveSuffix), keeps
+// it, so a retry of the create reaches the same entity, which keeps the
+// create's own answer. Without a key it just draws an id.
+type ReserveID struct{ Prefix string }
+
+// ReserveSuffix is appended to a create's idempotency scope for its
+// ReserveID, so the id and the answer are two records of one key.
+const ReserveSuffix = "\x00id"
+
+// ReservedID is the answer of ReserveID.
+type ReservedID struct {
+	ID string `json:"id"`
+}
+
+func (RecordAnswer) Target() Kind  { return KindAccount }
+func (ReserveID) Target() Kind     { return KindAccount }
+func (CreateAccount) Target() Kind { return KindAccount }
+func (UpdateAccount) Target() Kind { return KindAccount }
+func (CreateKey) Target() Kind     { return KindAccount }
+func (RevokeKey) Target() Kind     { return KindAccount }
+func (CreateContact) Target() Kind { return KindAccount }
+func (UpdateContact) Target() Kind { return KindAccount }
+func (DeleteContact) Target() Kind { return KindAccount }
 
 // Query is a read of an account entity: no events, answered from the
 // committed state.

@@ -40,6 +40,11 @@ func (s *AccountState) Decide(cmd Command, env Env) ([]Event, Reply, *Error) {
 		return s.deleteWallet(c)
 	case RecordAnswer:
 		return nil, c.Reply, nil
+	case ReserveID:
+		if c.Prefix == "" || c.Prefix == KindAccount.Prefix() {
+			return nil, Reply{}, ErrInvalid("reserve: bad prefix %q", c.Prefix)
+		}
+		return nil, jsonReply(200, ReservedID{ID: env.NewID(c.Prefix)}), nil
 	}
 	panic(fmt.Sprintf("domain: decide of unknown command %T", cmd))
 }

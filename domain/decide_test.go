@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestDecideWithoutAccountIsNotFound(t *testing.T) {
 		UpdateContact{ID: "ct_000001", Name: ptr("Bob")},
 		DeleteContact{ID: "ct_000001"},
 	} {
-		t.Run(cmd.commandName(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%T", cmd), func(t *testing.T) {
 			err := requireRefused(t, NewAccountState(), cmd, fixedEnv(t, t0), 404, CodeNotFound)
 			require.Equal(t, errBody(CodeNotFound, "account not found"), string(err.Body()))
 		})
@@ -414,7 +415,7 @@ func TestDecideDeleteContact(t *testing.T) {
 
 type bogusCommand struct{}
 
-func (bogusCommand) commandName() string { return "bogus" }
+func (bogusCommand) Target() Kind { return KindAccount }
 
 type bogusQuery struct{}
 

@@ -112,3 +112,28 @@ func ErrQuoteExpired(id string) *Error {
 func ErrNoQuote(format string, args ...any) *Error {
 	return newErr(502, CodeNoQuoteAvailable, format, args...)
 }
+
+// The codes of payments and the relay pre-flight.
+const (
+	CodeTransferNotVerified   = "transfer_not_verified"
+	CodeTxAlreadyUsed         = "tx_already_used"
+	CodeInsufficientAllowance = "insufficient_allowance"
+	CodeInsufficientBalance   = "insufficient_balance"
+	CodeRelayWouldRevert      = "relay_would_revert"
+)
+
+// ErrTransferNotVerified is 400 transfer_not_verified.
+func ErrTransferNotVerified(format string, args ...any) *Error {
+	return newErr(400, CodeTransferNotVerified, format, args...)
+}
+
+// ErrTxAlreadyUsed is 409 tx_already_used.
+func ErrTxAlreadyUsed(format string, args ...any) *Error {
+	return newErr(409, CodeTxAlreadyUsed, format, args...)
+}
+
+// ErrPreflight is the relay pre-flight's 400: code is one of
+// CodeInsufficientAllowance, CodeInsufficientBalance, CodeRelayWouldRevert.
+func ErrPreflight(code, format string, args ...any) *Error {
+	return newErr(400, code, format, args...)
+}

@@ -22,6 +22,13 @@ const (
 	EvMetaPut EventKind = 10
 	// EvOrderPut holds the new row of an FX order (entity: the order id).
 	EvOrderPut EventKind = 11
+	// EvTransferPut holds the new row of a transfer (entity: its id).
+	EvTransferPut EventKind = 12
+	// EvClaimPut records that a transaction log confirmed a record
+	// (entity: the claim id of the transaction).
+	EvClaimPut EventKind = 13
+	// EvLinkPut holds the new row of a payment link (entity: its id).
+	EvLinkPut EventKind = 14
 )
 
 func (k EventKind) String() string {
@@ -48,6 +55,12 @@ func (k EventKind) String() string {
 		return "meta_put"
 	case EvOrderPut:
 		return "order_put"
+	case EvTransferPut:
+		return "transfer_put"
+	case EvClaimPut:
+		return "claim_put"
+	case EvLinkPut:
+		return "link_put"
 	}
 	return fmt.Sprintf("event_%d", uint8(k))
 }
@@ -62,8 +75,29 @@ type Event struct {
 	Idem      *IdemRecord
 	Wallet    *Wallet
 	Challenge *Challenge
-	Value     string // EvMetaPut only
-	Order     *Order // EvOrderPut
+	Value     string    // EvMetaPut only
+	Order     *Order    // EvOrderPut
+	Transfer  *Transfer // EvTransferPut
+	Claim     *Claim    // EvClaimPut
+	Link      *Link     // EvLinkPut
+}
+
+// TransferEvents wraps TransferState.Decide's rows as log events.
+func TransferEvents(rows []*Transfer) []Event {
+	out := make([]Event, len(rows))
+	for i, t := range rows {
+		out[i] = Event{Kind: EvTransferPut, Transfer: t}
+	}
+	return out
+}
+
+// LinkEvents wraps LinkState.Decide's rows as log events.
+func LinkEvents(rows []*Link) []Event {
+	out := make([]Event, len(rows))
+	for i, l := range rows {
+		out[i] = Event{Kind: EvLinkPut, Link: l}
+	}
+	return out
 }
 
 // OrderEvents wraps OrderState.Decide's rows as log events.

@@ -47,7 +47,9 @@ func TestHandleWithoutIdempotencyKey(t *testing.T) {
 	require.Equal(t, 201, out.Reply.Status)
 
 	out = handle(t, s, Request{Cmd: CreateContact{Name: "Alice", Address: "0x1"}}, c.env())
-	require.Equal(t, Outcome{Reply: Reply{Status: 400, Body: []byte(errBody(CodeInvalidRequest, "address must be a 0x-prefixed 20-byte hex address"))}}, out)
+	require.Equal(t, Reply{Status: 400, Body: []byte(errBody(CodeInvalidRequest, "address must be a 0x-prefixed 20-byte hex address"))}, out.Reply)
+	require.Empty(t, out.Events)
+	require.Equal(t, CodeInvalidRequest, out.Err.Code, "the refusal is a value, not only a status")
 }
 
 func TestHandleIdempotentCreateAndReplay(t *testing.T) {
@@ -63,7 +65,7 @@ func TestHandleIdempotentCreateAndReplay(t *testing.T) {
 		{Kind: EvIdemPut, Idem: &IdemRecord{Scope: scopeA, BodyHash: hash1, Status: 201, Body: []byte(wantBody), CreatedAt: t0}},
 	}, out.Events)
 	applyAll(s, out.Events)
-	require.Equal(t, out.Events[1].Idem, s.LiveIdem(scopeA, t0))
+	require.Equal(t, out.Events[1].Idem, s.Idem.Live(scopeA, t0))
 
 	// Replays, up to just before the retention ends: no events, no new id,
 	// byte-identical status and body, even for a command that would now fail
@@ -113,12 +115,11 @@ func TestHandleRefusalsAreStoredAndReplayed(t *testing.T) {
 		{DeleteContact{ID: "ct_999999"}, 404, errBody(CodeNotFound, "contact not found")},
 		{RevokeKey{KeyID: "nope"}, 404, errBody(CodeNotFound, "key not found")},
 	} {
-		scope := IdemScope(keyID, "POST", "/x", tc.cmd.commandName()+tc.body)
+		scope := IdemScope(keyID, "POST", "/x", fmt.Sprintf("%T", tc.cmd)+tc.body)
 		out := handle(t, s, idemReq(tc.cmd, scope, hash1), c.env())
-		require.Equal(t, Outcome{
-			Events: []Event{{Kind: EvIdemPut, Idem: &IdemRecord{Scope: scope, BodyHash: hash1, Status: tc.status, Body: []byte(tc.body), CreatedAt: c.now}}},
-			Reply:  Reply{Status: tc.status, Body: []byte(tc.body)},
-		}, out)
+		require.Equal(t, []Event{{Kind: EvIdemPut, Idem: &IdemRecord{Scope: scope, BodyHash: hash1, Status: tc.status, Body: []byte(tc.body), CreatedAt: c.now}}}, out.Events)
+		require.Equal(t, Reply{Status: tc.status, Body: []byte(tc.body)}, out.Reply)
+		require.Equal(t, tc.status, out.Err.Status)
 		applyAll(s, out.Events)
 
 		// Make the command succeed if it were run again: the replay still
@@ -153,12 +154,12 @@ func TestLiveIdemRetention(t *testing.T) {
 	applyAll(s, out.Events)
 	rec := out.Events[1].Idem
 
-	require.Equal(t, rec, s.LiveIdem(scopeA, t0))
-	require.Equal(t, rec, s.LiveIdem(scopeA, t0.Add(IdemRetention-time.Nanosecond)))
-	require.Nil(t, s.LiveIdem(scopeA, t0.Add(IdemRetention)))
-	require.Nil(t, s.LiveIdem(scopeA, t0.Add(48*time.Hour)))
-	require.Nil(t, s.LiveIdem(scopeB, t0))
-	require.Len(t, s.Idem, 1, "LiveIdem does not expire anything itself")
+	require.Equal(t, rec, s.Idem.Live(scopeA, t0))
+	require.Equal(t, rec, s.Idem.Live(scopeA, t0.Add(IdemRetention-time.Nanosecond)))
+	require.Nil(t, s.Idem.Live(scopeA, t0.Add(IdemRetention)))
+	require.Nil(t, s.Idem.Live(scopeA, t0.Add(48*time.Hour)))
+	require.Nil(t, s.Idem.Live(scopeB, t0))
+	require.Equal(t, 1, s.Idem.Len(), "Live does not expire anything itself")
 
 	// After the retention the key is free again, even with another body: the
 	// command runs and a new answer replaces the old one.
@@ -169,9 +170,9 @@ func TestLiveIdemRetention(t *testing.T) {
 	require.Equal(t, 201, out.Reply.Status)
 	require.Len(t, out.Events, 2)
 	applyAll(s, out.Events)
-	require.Len(t, s.Idem, 1)
-	require.Equal(t, &IdemRecord{Scope: scopeA, BodyHash: hash2, Status: 201, Body: out.Reply.Body, CreatedAt: later}, s.Idem[scopeA])
-	require.Equal(t, []string{scopeA}, s.idemOrder)
+	require.Equal(t, 1, s.Idem.Len())
+	require.Equal(t, &IdemRecord{Scope: scopeA, BodyHash: hash2, Status: 201, Body: out.Reply.Body, CreatedAt: later}, s.Idem.Get(scopeA))
+	require.Equal(t, []string{scopeA}, s.Idem.order)
 	require.Len(t, s.Contacts, 2)
 }
 
@@ -186,35 +187,35 @@ func TestApplyExpiresIdem(t *testing.T) {
 	s.Apply(idemPut("a", t0))
 	s.Apply(idemPut("b", t0.Add(time.Hour)))
 	s.Apply(idemPut("c", t0.Add(2*time.Hour)))
-	require.Equal(t, []string{"a", "b", "c"}, s.idemOrder)
+	require.Equal(t, []string{"a", "b", "c"}, s.Idem.order)
 
 	// Other events expire nothing.
 	s.Apply(&Event{Kind: EvAccountPut, Account: s.Account})
 	s.Apply(idemPut("d", t0.Add(IdemRetention-time.Nanosecond)))
-	require.Equal(t, []string{"a", "b", "c", "d"}, s.idemOrder)
-	require.Len(t, s.Idem, 4)
+	require.Equal(t, []string{"a", "b", "c", "d"}, s.Idem.order)
+	require.Equal(t, 4, s.Idem.Len())
 
 	s.Apply(idemPut("e", t0.Add(IdemRetention)))
-	require.Equal(t, []string{"b", "c", "d", "e"}, s.idemOrder)
-	require.NotContains(t, s.Idem, "a")
+	require.Equal(t, []string{"b", "c", "d", "e"}, s.Idem.order)
+	require.Nil(t, s.Idem.Get("a"))
 
 	s.Apply(idemPut("f", t0.Add(IdemRetention+2*time.Hour)))
-	require.Equal(t, []string{"d", "e", "f"}, s.idemOrder)
-	require.Len(t, s.Idem, 3)
+	require.Equal(t, []string{"d", "e", "f"}, s.Idem.order)
+	require.Equal(t, 3, s.Idem.Len())
 
 	// Rewriting a live scope keeps its place in the order.
 	s.Apply(idemPut("e", t0.Add(IdemRetention+3*time.Hour)))
-	require.Equal(t, []string{"d", "e", "f"}, s.idemOrder)
-	require.Equal(t, t0.Add(IdemRetention+3*time.Hour), s.Idem["e"].CreatedAt)
+	require.Equal(t, []string{"d", "e", "f"}, s.Idem.order)
+	require.Equal(t, t0.Add(IdemRetention+3*time.Hour), s.Idem.Get("e").CreatedAt)
 
 	// An expired scope written again is pruned first and goes to the back.
 	s.Apply(idemPut("d", t0.Add(2*IdemRetention)))
-	require.Equal(t, []string{"e", "f", "d"}, s.idemOrder)
-	require.Len(t, s.Idem, 3)
+	require.Equal(t, []string{"e", "f", "d"}, s.Idem.order)
+	require.Equal(t, 3, s.Idem.Len())
 
 	s.Apply(idemPut("g", t0.Add(10*IdemRetention)))
-	require.Equal(t, []string{"g"}, s.idemOrder)
-	require.Len(t, s.Idem, 1)
+	require.Equal(t, []string{"g"}, s.Idem.order)
+	require.Equal(t, 1, s.Idem.Len())
 }
 
 func TestLoadIdem(t *testing.T) {
@@ -226,33 +227,33 @@ func TestLoadIdem(t *testing.T) {
 		idemPut("early", t0.Add(2*time.Hour)).Idem,
 	}
 	s := newAccountState(t)
-	s.LoadIdem(recs, now)
-	require.Equal(t, []string{"early", "late"}, s.idemOrder)
-	require.Len(t, s.Idem, 2)
-	require.NotNil(t, s.LiveIdem("early", now))
-	require.Nil(t, s.LiveIdem("edge", now))
+	s.Idem.Load(recs, now)
+	require.Equal(t, []string{"early", "late"}, s.Idem.order)
+	require.Equal(t, 2, s.Idem.Len())
+	require.NotNil(t, s.Idem.Live("early", now))
+	require.Nil(t, s.Idem.Live("edge", now))
 
 	s.Apply(idemPut("x", t0.Add(IdemRetention+2*time.Hour)))
-	require.Equal(t, []string{"late", "x"}, s.idemOrder)
+	require.Equal(t, []string{"late", "x"}, s.Idem.order)
 }
 
 // InFlight: the speculative state (decided, not yet durable) holds the answer
 // and the committed state does not: 409 idempotency_in_progress.
 func TestInFlight(t *testing.T) {
 	committed := newAccountState(t)
-	spec := committed.Clone()
+	spec := committed.CloneAccount()
 	c := newClock()
 
 	out := handle(t, spec, idemReq(CreateContact{Name: "Alice", Address: addrSum}, scopeA, hash1), c.env())
-	require.False(t, InFlight(spec, committed, scopeA, c.now))
+	require.False(t, spec.InFlight(committed, scopeA, c.now))
 	applyAll(spec, out.Events)
-	require.True(t, InFlight(spec, committed, scopeA, c.now))
-	require.True(t, InFlight(spec, committed, scopeA, c.now.Add(IdemRetention-time.Nanosecond)))
-	require.False(t, InFlight(spec, committed, scopeB, c.now))
-	require.False(t, InFlight(spec, committed, scopeA, c.now.Add(IdemRetention)), "an expired answer is not in flight")
+	require.True(t, spec.InFlight(committed, scopeA, c.now))
+	require.True(t, spec.InFlight(committed, scopeA, c.now.Add(IdemRetention-time.Nanosecond)))
+	require.False(t, spec.InFlight(committed, scopeB, c.now))
+	require.False(t, spec.InFlight(committed, scopeA, c.now.Add(IdemRetention)), "an expired answer is not in flight")
 
 	applyAll(committed, out.Events) // durable now
-	require.False(t, InFlight(spec, committed, scopeA, c.now))
+	require.False(t, spec.InFlight(committed, scopeA, c.now))
 	require.Equal(t, spec, committed)
 
 	// The committed state replays what the speculative one decided.
@@ -271,8 +272,8 @@ func TestHandleIdemStoreFull(t *testing.T) {
 	for i := range recs {
 		recs[i] = &IdemRecord{Scope: fmt.Sprint(i), Status: 200, Body: body, CreatedAt: t0.Add(time.Duration(i%2) * time.Minute)}
 	}
-	s.LoadIdem(recs, t0)
-	require.Len(t, s.Idem, MaxIdemPerAccount)
+	s.Idem.Load(recs, t0)
+	require.Equal(t, MaxIdemPerAccount, s.Idem.Len())
 
 	full := Reply{Status: 503, Body: []byte(errBody(CodeUnavailable, "idempotency store of this account is full (500000 live keys); retry later"))}
 	c := &clock{now: t0.Add(time.Hour)}
@@ -292,7 +293,7 @@ func TestHandleIdemStoreFull(t *testing.T) {
 	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
 	require.Len(t, out.Events, 2)
 	applyAll(s, out.Events)
-	require.Len(t, s.Idem, MaxIdemPerAccount/2+1)
+	require.Equal(t, MaxIdemPerAccount/2+1, s.Idem.Len())
 }
 
 func TestErrorBodies(t *testing.T) {

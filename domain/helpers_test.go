@@ -150,16 +150,16 @@ func cloneState(s *AccountState) *AccountState {
 			c.Challenges[n] = &ch2
 		}
 	}
-	if s.Idem != nil {
-		c.Idem = make(map[string]*IdemRecord, len(s.Idem))
-		for sc, r := range s.Idem {
+	if s.Idem.recs != nil {
+		c.Idem.recs = make(map[string]*IdemRecord, len(s.Idem.recs))
+		for sc, r := range s.Idem.recs {
 			r2 := *r
 			r2.Body = cloneBytes(r.Body)
-			c.Idem[sc] = &r2
+			c.Idem.recs[sc] = &r2
 		}
 	}
-	if s.idemOrder != nil {
-		c.idemOrder = append(make([]string, 0, len(s.idemOrder)), s.idemOrder...)
+	if s.Idem.order != nil {
+		c.Idem.order = append(make([]string, 0, len(s.Idem.order)), s.Idem.order...)
 	}
 	return c
 }

@@ -84,6 +84,10 @@ type Order struct {
 	RefundTxHash  string
 	FailureReason string
 	Signing       []byte // the JSON "signing" object the host built at accept
+	// Gasless (amm) and RFQ (rfq) are the order's chain terms, typed, so
+	// the chain side never parses Signing back.
+	Gasless *GaslessTerms
+	RFQ     *RFQTerms
 	// Signature is the caller's Permit2 signature of an amm order (0x hex),
 	// kept from submit so the relay resumes after a restart.
 	Signature string
@@ -98,21 +102,21 @@ type Order struct {
 // exist yet.
 type OrderState struct {
 	Order *Order // nil until created
-	// Idem holds the stored answers of requests aimed at this order, by
-	// IdemRecord.Scope (at most MaxIdemPerOrder live ones).
-	Idem map[string]*IdemRecord
+	// Idem holds the stored answers of requests aimed at this order (at
+	// most MaxIdemPerOrder live ones).
+	Idem IdemStore
 }
 
 // NewOrderState returns an empty order entity.
 func NewOrderState() *OrderState { return &OrderState{} }
 
 // Clone copies the state; rows are shared, they are immutable.
-func (s *OrderState) Clone() *OrderState { return &OrderState{Order: s.Order, Idem: s.cloneIdem()} }
+func (s *OrderState) Clone() Entity { return &OrderState{Order: s.Order, Idem: s.Idem.Clone()} }
 
-// Apply writes one order row (the payload of an EvOrderPut event). It is
+// applyRow writes one order row (the payload of an EvOrderPut event). It is
 // total for every row Decide produces; a row that does not follow the
 // transition graph from the current row is a broken invariant and panics.
-func (s *OrderState) Apply(o *Order) {
+func (s *OrderState) applyRow(o *Order) {
 	if o == nil || o.ID == "" {
 		panic("domain: apply order_put without an order")
 	}
@@ -146,7 +150,7 @@ func (s *OrderState) Apply(o *Order) {
 // ApplyAll applies rows in order.
 func (s *OrderState) ApplyAll(rows []*Order) {
 	for _, o := range rows {
-		s.Apply(o)
+		s.applyRow(o)
 	}
 }
 
@@ -173,7 +177,14 @@ func MarshalOrder(dst []byte, o *Order) []byte {
 	dst = appendString(dst, 18, o.EventID)
 	dst = appendTime(dst, 19, o.CreatedAt)
 	dst = appendTime(dst, 20, o.UpdatedAt)
-	return appendString(dst, 21, o.Signature)
+	dst = appendString(dst, 21, o.Signature)
+	if o.Gasless != nil {
+		dst = appendMessage(dst, 22, false, func(b []byte) []byte { return marshalGasless(b, o.Gasless) })
+	}
+	if o.RFQ != nil {
+		dst = appendMessage(dst, 23, false, func(b []byte) []byte { return marshalRFQ(b, o.RFQ) })
+	}
+	return dst
 }
 
 // UnmarshalOrder decodes an order row; it never panics on bad input and
@@ -226,6 +237,10 @@ func UnmarshalOrder(b []byte) (*Order, error) {
 			o.UpdatedAt = v.time()
 		case 21:
 			o.Signature = string(v.b)
+		case 22:
+			o.Gasless, err = unmarshalGasless(v.b)
+		case 23:
+			o.RFQ, err = unmarshalRFQ(v.b)
 		}
 		return err
 	})

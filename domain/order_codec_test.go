@@ -83,7 +83,7 @@ func FuzzUnmarshalOrder(f *testing.F) {
 		require.Equal(t, enc, MarshalOrder(nil, o2))
 		// Any decodable row renders.
 		_ = ViewOrder(o)
-		_ = ViewOrderLedger(o)
+		_ = ViewLedger(ptrLedger(o))
 	})
 }
 

@@ -8,10 +8,7 @@ import (
 	"time"
 )
 
-// OrderCommand is anything an order entity can be asked to do. It is a
-// separate interface from Command so an order command can never reach an
-// account entity (whose Decide panics on an unknown command).
-type OrderCommand interface{ orderCommandName() string }
+// The commands of an order entity (Target KindOrder).
 
 // CreateOrder is POST /fx/quotes/{id}/accept once the host has checked the
 // quote (not expired, account permitted, signer registered) and built the
@@ -27,8 +24,10 @@ type CreateOrder struct {
 	AmountOut    *big.Int
 	MinAmountOut *big.Int
 	Signer       string
-	Deadline     time.Time // CONTRACT.md: accept + 120 s
-	Signing      []byte    // JSON object
+	Deadline     time.Time     // CONTRACT.md: accept + 120 s
+	Signing      []byte        // JSON object
+	Gasless      *GaslessTerms // route amm
+	RFQ          *RFQTerms     // route rfq
 }
 
 // SubmitAMMSignature is POST /fx/orders/{id}/submit {signature} on an amm
@@ -39,6 +38,9 @@ type CreateOrder struct {
 type SubmitAMMSignature struct {
 	Signature string // 0x-prefixed hex, 65 bytes
 	Verified  bool
+	// Preflight is the relay pre-flight's refusal (allowance, balance, a
+	// simulated revert): nothing is relayed and the order stays accepted.
+	Preflight *Error
 }
 
 // AcceptQuote is POST /fx/quotes/{id}/accept, sent to the order whose id
@@ -50,6 +52,9 @@ type AcceptQuote struct {
 	Account string
 	Create  CreateOrder
 	Refusal *Error
+	// Issues is the pre-flight's view of the signer's allowance and
+	// balance, part of every accept answer (re-accepts included).
+	Issues Issues
 }
 
 // RelayMined reports the relayed amm order tx as mined: Success with the
@@ -95,15 +100,15 @@ type MakerMissed struct{ RefundTxHash string }
 // has passed at env.Now.
 type ExpireOrder struct{}
 
-func (CreateOrder) orderCommandName() string        { return "create_order" }
-func (AcceptQuote) orderCommandName() string        { return "accept_quote" }
-func (SubmitAMMSignature) orderCommandName() string { return "submit_amm_signature" }
-func (RelayMined) orderCommandName() string         { return "relay_mined" }
-func (SubmitRFQTx) orderCommandName() string        { return "submit_rfq_tx" }
-func (FundingVerified) orderCommandName() string    { return "funding_verified" }
-func (MakerSettled) orderCommandName() string       { return "maker_settled" }
-func (MakerMissed) orderCommandName() string        { return "maker_missed" }
-func (ExpireOrder) orderCommandName() string        { return "expire_order" }
+func (CreateOrder) Target() Kind        { return KindOrder }
+func (AcceptQuote) Target() Kind        { return KindOrder }
+func (SubmitAMMSignature) Target() Kind { return KindOrder }
+func (RelayMined) Target() Kind         { return KindOrder }
+func (SubmitRFQTx) Target() Kind        { return KindOrder }
+func (FundingVerified) Target() Kind    { return KindOrder }
+func (MakerSettled) Target() Kind       { return KindOrder }
+func (MakerMissed) Target() Kind        { return KindOrder }
+func (ExpireOrder) Target() Kind        { return KindOrder }
 
 // Failure reasons the domain writes.
 const (
@@ -120,7 +125,7 @@ const (
 // 409 invalid_state for a transition the state does not allow, 400
 // invalid_request for a malformed command or a caller submit that does not
 // fit the order's route, 404 for a command to an order that does not exist.
-func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error) {
+func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 	switch c := cmd.(type) {
 	case CreateOrder:
 		return s.createOrder(c, env)
@@ -129,12 +134,16 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 			if s.Order.Account != c.Account {
 				return nil, Reply{}, ErrNotFound("quote")
 			}
-			return nil, jsonReply(200, ViewOrder(s.Order)), nil
+			return nil, jsonReply(200, ViewOrderAccept(s.Order, c.Issues)), nil
 		}
 		if c.Refusal != nil {
 			return nil, Reply{}, c.Refusal
 		}
-		return s.createOrder(c.Create, env)
+		rows, _, err := s.createOrder(c.Create, env)
+		if err != nil {
+			return nil, Reply{}, err
+		}
+		return rows, jsonReply(200, ViewOrderAccept(rows[0], c.Issues)), nil
 	}
 	o := s.Order
 	if o == nil {
@@ -159,6 +168,9 @@ func (s *OrderState) Decide(cmd OrderCommand, env Env) ([]*Order, Reply, *Error)
 		}
 		if len(c.Signature) > maxSignatureChars {
 			return nil, Reply{}, ErrInvalid("signature is too long")
+		}
+		if c.Preflight != nil {
+			return nil, Reply{}, c.Preflight
 		}
 		sig := c.Signature
 		return reply(o.next(env, OrderAwaitingFunding, func(n *Order) { n.Signature = sig }))
@@ -318,11 +330,14 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 	if len(c.Signing) == 0 || !json.Valid(c.Signing) || c.Signing[0] != '{' {
 		return nil, Reply{}, ErrInvalid("signing must be a JSON object")
 	}
+	if c.Route == RouteAMM && (c.Gasless == nil || c.Gasless.valid() != nil) || c.Route == RouteRFQ && c.RFQ == nil {
+		return nil, Reply{}, ErrInvalid("the order's chain terms are missing")
+	}
 	o := &Order{
 		ID: c.ID, Account: c.Account, QuoteID: c.QuoteID, Route: c.Route, State: OrderAccepted,
 		FromCurrency: c.FromCurrency, ToCurrency: c.ToCurrency,
 		AmountIn: new(big.Int).Set(c.AmountIn), AmountOut: new(big.Int).Set(c.AmountOut), MinAmountOut: new(big.Int).Set(c.MinAmountOut),
-		Signer: signer, Deadline: c.Deadline.UTC(), Signing: append([]byte(nil), c.Signing...),
+		Signer: signer, Deadline: c.Deadline.UTC(), Signing: append([]byte(nil), c.Signing...), Gasless: c.Gasless, RFQ: c.RFQ,
 		CreatedAt: env.Now, UpdatedAt: env.Now,
 	}
 	return reply([]*Order{o})

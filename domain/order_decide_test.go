@@ -20,7 +20,7 @@ type step struct {
 // orderCase is one command sent to every state of one route.
 type orderCase struct {
 	name string
-	cmd  OrderCommand
+	cmd  Command
 	now  time.Time
 	// from lists the states the command is allowed in, with the rows it
 	// makes there; every other state is refusedCode (409 invalid_state
@@ -144,7 +144,7 @@ func TestOrderDecideTable(t *testing.T) {
 					require.Equal(t, 200, rep.Status)
 					require.JSONEq(t, string(jsonReply(200, ViewOrder(rows[len(rows)-1])).Body), string(rep.Body))
 					// The rows apply, and only onto a clone.
-					c := s.Clone()
+					c := s.Clone().(*OrderState)
 					c.ApplyAll(rows)
 					require.Equal(t, rows[len(rows)-1], c.Order)
 					require.Same(t, prevPtr, s.Order)
@@ -171,7 +171,7 @@ func TestOrderTerminalAcceptsNothing(t *testing.T) {
 
 // run drives a fresh entity through cmds at the given times and returns
 // every row and the entity.
-func runOrder(t *testing.T, c *clock, cmds []OrderCommand, at []time.Time) ([]*Order, *OrderState) {
+func runOrder(t *testing.T, c *clock, cmds []Command, at []time.Time) ([]*Order, *OrderState) {
 	t.Helper()
 	s := NewOrderState()
 	var all []*Order
@@ -195,7 +195,7 @@ func states(rows []*Order) []string {
 
 func TestOrderAMMHappyPath(t *testing.T) {
 	c := newClock()
-	rows, s := runOrder(t, c, []OrderCommand{
+	rows, s := runOrder(t, c, []Command{
 		createOrderCmd(RouteAMM),
 		SubmitAMMSignature{Signature: "0xsig", Verified: true},
 		RelayMined{TxHash: "0x" + "AB" + hashOther[4:], Success: true, AmountOut: bi("1150260000")},
@@ -217,7 +217,7 @@ func TestOrderAMMHappyPath(t *testing.T) {
 func TestOrderRFQHappyPaths(t *testing.T) {
 	// Submitted already mined and verified.
 	c := newClock()
-	rows, s := runOrder(t, c, []OrderCommand{
+	rows, s := runOrder(t, c, []Command{
 		createOrderCmd(RouteRFQ),
 		SubmitRFQTx{TxHash: hashFund, Status: RFQTxVerified},
 		MakerSettled{TxHash: hashMaker},
@@ -227,13 +227,13 @@ func TestOrderRFQHappyPaths(t *testing.T) {
 	want.State, want.TxHash, want.SettleTxHash, want.EventID = OrderSettled, hashFund, hashMaker, "evt_000001"
 	want.UpdatedAt = tIn.Add(5 * time.Second)
 	require.Equal(t, want, s.Order)
-	v := ViewOrderLedger(s.Order)
+	v := ViewLedger(ptrLedger(s.Order))
 	require.Equal(t, LedgerEntryView{ID: ordID, Type: LedgerFXRFQ, State: OrderSettled, FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: "1250.5", AmountOut: "1150.25", TxHash: ptr(hashFund), ReferenceID: ordID, CreatedAt: t0RFC}, v)
 
 	// Submitted pending, then the watcher verifies it.
 	c = newClock()
-	rows, s = runOrder(t, c, []OrderCommand{
+	rows, s = runOrder(t, c, []Command{
 		createOrderCmd(RouteRFQ),
 		SubmitRFQTx{TxHash: hashFund, Status: RFQTxPending},
 		SubmitRFQTx{TxHash: hashFund, Status: RFQTxPending}, // same again: no row
@@ -246,7 +246,7 @@ func TestOrderRFQHappyPaths(t *testing.T) {
 
 func TestOrderFailurePaths(t *testing.T) {
 	t.Run("amm revert", func(t *testing.T) {
-		rows, s := runOrder(t, newClock(), []OrderCommand{
+		rows, s := runOrder(t, newClock(), []Command{
 			createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "0xsig", Verified: true}, RelayMined{TxHash: hashOther},
 		}, []time.Time{t0, tIn, tIn})
 		require.Equal(t, []string{OrderAccepted, OrderAwaitingFunding, OrderFailed}, states(rows))
@@ -258,14 +258,14 @@ func TestOrderFailurePaths(t *testing.T) {
 	})
 	for _, route := range []string{RouteAMM, RouteRFQ} {
 		t.Run(route+" expiry", func(t *testing.T) {
-			rows, s := runOrder(t, newClock(), []OrderCommand{createOrderCmd(route), ExpireOrder{}}, []time.Time{t0, tLate})
+			rows, s := runOrder(t, newClock(), []Command{createOrderCmd(route), ExpireOrder{}}, []time.Time{t0, tLate})
 			require.Equal(t, []string{OrderAccepted, OrderExpired}, states(rows))
 			require.Empty(t, s.Order.EventID, "expired fires no webhook event")
 			require.Nil(t, ViewOrder(s.Order).TxHash)
 		})
 	}
 	t.Run("amm expiry while awaiting relay", func(t *testing.T) {
-		rows, _ := runOrder(t, newClock(), []OrderCommand{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "s", Verified: true}, ExpireOrder{}},
+		rows, _ := runOrder(t, newClock(), []Command{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "s", Verified: true}, ExpireOrder{}},
 			[]time.Time{t0, ordDeadline, tLate})
 		require.Equal(t, OrderExpired, rows[len(rows)-1].State)
 	})
@@ -278,7 +278,7 @@ func TestOrderFailurePaths(t *testing.T) {
 		require.Len(t, rows, 1)
 	})
 	t.Run("rfq refund", func(t *testing.T) {
-		rows, s := runOrder(t, newClock(), []OrderCommand{
+		rows, s := runOrder(t, newClock(), []Command{
 			createOrderCmd(RouteRFQ), SubmitRFQTx{TxHash: hashFund, Status: RFQTxVerified}, MakerMissed{RefundTxHash: hashRefnd},
 		}, []time.Time{t0, tIn, tIn.Add(61 * time.Second)})
 		require.Equal(t, []string{OrderAccepted, OrderFunded, OrderRefunded}, states(rows))
@@ -338,7 +338,7 @@ func TestOrderNotFoundAndCreateValidation(t *testing.T) {
 func TestOrderCommandValidation(t *testing.T) {
 	cases := []struct {
 		route, state string
-		cmd          OrderCommand
+		cmd          Command
 	}{
 		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: " ", Verified: true}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: "0x12", Success: true, AmountOut: bi("1150250000")}},
@@ -369,7 +369,7 @@ func TestOrderCommandValidation(t *testing.T) {
 // TestOrderReplayDeterministic: the same commands at the same times give the
 // same rows, and applying the logged rows (decoded) rebuilds the same state.
 func TestOrderReplayDeterministic(t *testing.T) {
-	cmds := []OrderCommand{createOrderCmd(RouteRFQ), SubmitRFQTx{TxHash: hashFund, Status: RFQTxPending},
+	cmds := []Command{createOrderCmd(RouteRFQ), SubmitRFQTx{TxHash: hashFund, Status: RFQTxPending},
 		FundingVerified{TxHash: hashFund}, MakerSettled{TxHash: hashMaker}}
 	at := []time.Time{t0, tIn, tIn.Add(time.Second), tIn.Add(2 * time.Second)}
 	rows1, s1 := runOrder(t, newClock(), cmds, at)
@@ -381,7 +381,7 @@ func TestOrderReplayDeterministic(t *testing.T) {
 	for _, o := range rows1 {
 		dec, err := UnmarshalOrder(MarshalOrder(nil, o))
 		require.NoError(t, err)
-		replay.Apply(dec)
+		replay.applyRow(dec)
 	}
 	require.Equal(t, s1, replay)
 	require.Equal(t, s1.View(), replay.View())
@@ -409,7 +409,7 @@ func TestOrderApplyPanicsOnBrokenInvariants(t *testing.T) {
 		"event too early":        {orderAt(RouteAMM, OrderAccepted), with(func(o *Order) { o.State, o.EventID = OrderAwaitingFunding, "evt_1" })},
 	}
 	for name, tc := range cases {
-		require.Panics(t, func() { tc.s.Apply(tc.row) }, name)
+		require.Panics(t, func() { tc.s.applyRow(tc.row) }, name)
 	}
 }
 
@@ -418,7 +418,7 @@ func TestOrderApplyPanicsOnBrokenInvariants(t *testing.T) {
 func TestOrderSubmitRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		route, code string
-		cmd         OrderCommand
+		cmd         Command
 	}{
 		{RouteAMM, CodeInvalidSignature, SubmitAMMSignature{Signature: "0xsig"}},
 		{RouteRFQ, CodeFundingNotVerified, SubmitRFQTx{TxHash: hashFund, Status: RFQTxNotVerified}},

@@ -15,36 +15,36 @@ func TestOrderHandleIdempotency(t *testing.T) {
 	key := &IdemRequest{Scope: IdemScope("svc_test_k", "POST", "/public/v1/fx/orders/ord_000001/submit", "k"), BodyHash: sha256.Sum256([]byte("a"))}
 	env := fixedEnv(t, tIn)
 
-	out := s.Handle(OrderRequest{Cmd: SubmitAMMSignature{Signature: "0xsig"}, Idem: key}, env)
+	out := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig"}, Idem: key}, env)
 	require.Equal(t, 400, out.Reply.Status, "unverified")
 	require.Len(t, out.Events, 1)
 	require.Equal(t, EvIdemPut, out.Events[0].Kind)
 	for i := range out.Events {
-		s.ApplyEvent(&out.Events[i])
+		s.Apply(&out.Events[i])
 	}
-	again := s.Handle(OrderRequest{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: key}, env)
+	again := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: key}, env)
 	require.True(t, again.Replayed)
 	require.Equal(t, out.Reply, again.Reply, "the stored refusal, not a new decision")
 	require.Empty(t, again.Events)
 
 	other := *key
 	other.BodyHash = sha256.Sum256([]byte("b"))
-	require.Equal(t, 422, s.Handle(OrderRequest{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: &other}, env).Reply.Status)
+	require.Equal(t, 422, s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: &other}, env).Reply.Status)
 
-	plain := s.Handle(OrderRequest{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}}, env)
+	plain := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}}, env)
 	require.Equal(t, 200, plain.Reply.Status)
 	require.Len(t, plain.Events, 1)
 	require.Equal(t, EvOrderPut, plain.Events[0].Kind)
 
-	spec := s.Clone()
+	spec := s.Clone().(*OrderState)
 	fresh := *key
 	fresh.Scope += "2"
-	out = spec.Handle(OrderRequest{Cmd: ExpireOrder{}, Idem: &fresh}, env)
+	out = spec.Handle(Request{Cmd: ExpireOrder{}, Idem: &fresh}, env)
 	for i := range out.Events {
-		spec.ApplyEvent(&out.Events[i])
+		spec.Apply(&out.Events[i])
 	}
-	require.True(t, InFlightOrder(spec, s, fresh.Scope, env), "decided, not yet committed")
-	require.False(t, InFlightOrder(s, s, fresh.Scope, env))
+	require.True(t, spec.InFlight(s, fresh.Scope, env.Now), "decided, not yet committed")
+	require.False(t, s.InFlight(s, fresh.Scope, env.Now))
 }
 
 // TestOrderIdemBound: an order holds at most MaxIdemPerOrder live answers;
@@ -54,12 +54,12 @@ func TestOrderIdemBound(t *testing.T) {
 	env := fixedEnv(t, tIn)
 	for i := 0; i < MaxIdemPerOrder; i++ {
 		k := &IdemRequest{Scope: IdemScope("svc_test_k", "POST", "/p", string(rune('A'+i))), BodyHash: sha256.Sum256(nil)}
-		out := s.Handle(OrderRequest{Cmd: ExpireOrder{}, Idem: k}, env)
+		out := s.Handle(Request{Cmd: ExpireOrder{}, Idem: k}, env)
 		require.Len(t, out.Events, 1)
-		s.ApplyEvent(&out.Events[0])
+		s.Apply(&out.Events[0])
 	}
 	k := &IdemRequest{Scope: IdemScope("svc_test_k", "POST", "/p", "last"), BodyHash: sha256.Sum256(nil)}
-	out := s.Handle(OrderRequest{Cmd: ExpireOrder{}, Idem: k}, env)
+	out := s.Handle(Request{Cmd: ExpireOrder{}, Idem: k}, env)
 	require.Equal(t, 503, out.Reply.Status)
 	require.Empty(t, out.Events)
 }

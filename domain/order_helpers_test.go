@@ -33,23 +33,41 @@ func bi(s string) *big.Int {
 
 // createOrderCmd is a valid accept of 1250.5 USDC → 1150.25 EURC.
 func createOrderCmd(route string) CreateOrder {
-	return CreateOrder{
+	c := CreateOrder{
 		ID: ordID, Account: acctID, QuoteID: quoteID, Route: route,
 		FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: bi("1250500000"), AmountOut: bi("1150250000"), MinAmountOut: bi("1144498750"),
 		Signer: addrLower, Deadline: ordDeadline, Signing: []byte(signingJS),
 	}
+	c.Gasless, c.RFQ = orderTerms(route)
+	return c
+}
+
+// orderTerms are the typed chain terms of an order of route.
+func orderTerms(route string) (*GaslessTerms, *RFQTerms) {
+	if route == RouteAMM {
+		return &GaslessTerms{Signer: addrSum, TokenIn: tokenUSDC, TokenOut: tokenEURC, AmountIn: bi("1250500000"),
+			MinAmountOut: bi("1144498750"), Recipient: addrSum, Pool: poolAddr, Deadline: bi("1767225720"), Nonce: bi("9")}, nil
+	}
+	return nil, &RFQTerms{Maker: addr2Sum, Taker: addrSum, TokenIn: tokenUSDC, TokenOut: tokenEURC, AmountIn: bi("1250500000"),
+		AmountOut: bi("1150250000"), Expiry: bi("1767225900"), Salt: bi("5"), ExecutionID: hashFund, QuoteHash: hashOther}
 }
 
 // acceptedRow is the row createOrderCmd makes at t0.
 func acceptedRow(route string) *Order {
-	return &Order{
+	return withTerms(&Order{
 		ID: ordID, Account: acctID, QuoteID: quoteID, Route: route, State: OrderAccepted,
 		FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: bi("1250500000"), AmountOut: bi("1150250000"), MinAmountOut: bi("1144498750"),
 		Signer: addrSum, Deadline: ordDeadline, Signing: []byte(signingJS),
 		CreatedAt: t0, UpdatedAt: t0,
-	}
+	})
+}
+
+// withTerms is acceptedRow with its chain terms, as createOrderCmd makes it.
+func withTerms(o *Order) *Order {
+	o.Gasless, o.RFQ = orderTerms(o.Route)
+	return o
 }
 
 // orderAt is an order entity resting in state (rows built directly, so the
@@ -85,3 +103,5 @@ func fullOrder() *Order {
 		CreatedAt: tEpoch, UpdatedAt: tNanos,
 	}
 }
+
+func ptrLedger(o *Order) *LedgerEntry { e := o.ledger(); return &e }

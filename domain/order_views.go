@@ -43,45 +43,16 @@ func ViewOrder(o *Order) OrderView {
 	}
 }
 
-// Ledger entry types (GET /transactions).
-const (
-	LedgerFXAMM       = "fx_amm"
-	LedgerFXRFQ       = "fx_rfq"
-	LedgerTransfer    = "transfer"
-	LedgerPaymentLink = "payment_link"
-)
-
-// LedgerEntryView is one unified ledger entry (CONTRACT.md "Ledger").
-type LedgerEntryView struct {
-	ID           string  `json:"id"`
-	Type         string  `json:"type"`
-	State        string  `json:"state"`
-	FromCurrency string  `json:"from_currency"`
-	ToCurrency   string  `json:"to_currency"`
-	AmountIn     string  `json:"amount_in"`
-	AmountOut    string  `json:"amount_out"`
-	TxHash       *string `json:"tx_hash"`
-	ReferenceID  string  `json:"reference_id"`
-	CreatedAt    string  `json:"created_at"`
+// OrderAcceptView is the answer of an accept: the order and the relay's
+// pre-flight issues (CONTRACT.md).
+type OrderAcceptView struct {
+	OrderView
+	Issues Issues `json:"issues"`
 }
 
-// ViewOrderLedger renders an order as its ledger entry: one entry per order,
-// showing its current state. The entry id is the order id (ids are
-// time-sortable), reference_id names the order too.
-func ViewOrderLedger(o *Order) LedgerEntryView {
-	typ := LedgerFXAMM
-	if o.Route == RouteRFQ {
-		typ = LedgerFXRFQ
-	}
-	return LedgerEntryView{
-		ID: o.ID, Type: typ, State: o.State,
-		FromCurrency: o.FromCurrency, ToCurrency: o.ToCurrency,
-		AmountIn:    formatIn(o.AmountIn, o.FromCurrency),
-		AmountOut:   formatIn(o.AmountOut, o.ToCurrency),
-		TxHash:      nullable(o.TxHash),
-		ReferenceID: o.ID,
-		CreatedAt:   RFC3339(o.CreatedAt),
-	}
+// ViewOrderAccept renders an accept answer.
+func ViewOrderAccept(o *Order, issues Issues) OrderAcceptView {
+	return OrderAcceptView{OrderView: ViewOrder(o), Issues: issues}
 }
 
 // formatIn renders base units in the currency's units (6 decimals for

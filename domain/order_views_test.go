@@ -33,11 +33,11 @@ func TestViewOrderEdges(t *testing.T) {
 
 func TestViewOrderLedger(t *testing.T) {
 	amm := acceptedRow(RouteAMM)
-	b, err := json.Marshal(ViewOrderLedger(amm))
+	b, err := json.Marshal(ViewLedger(ptrLedger(amm)))
 	require.NoError(t, err)
 	require.Equal(t, `{"id":"ord_000001","type":"fx_amm","state":"accepted","from_currency":"USDC","to_currency":"EURC",`+
-		`"amount_in":"1250.5","amount_out":"1150.25","tx_hash":null,"reference_id":"ord_000001","created_at":"2026-01-01T00:00:00Z"}`, string(b))
-	require.Equal(t, LedgerFXRFQ, ViewOrderLedger(acceptedRow(RouteRFQ)).Type)
+		`"amount_in":"1250.5","amount_out":"1150.25","tx_hash":null,"reference_id":"ord_000001","description":null,"created_at":"2026-01-01T00:00:00Z"}`, string(b))
+	require.Equal(t, LedgerFXRFQ, ViewLedger(ptrLedger(acceptedRow(RouteRFQ))).Type)
 }
 
 func TestViewOrderEvent(t *testing.T) {

@@ -13,13 +13,10 @@ type AccountState struct {
 	Account  *Account // nil until created
 	Keys     map[string]*APIKey
 	Contacts map[string]*Contact
-	Idem     map[string]*IdemRecord // by IdemRecord.Scope
+	Idem     IdemStore
 	// Wallets by EIP-55 address; Challenges by nonce.
 	Wallets    map[string]*Wallet
 	Challenges map[string]*Challenge
-	// idemOrder holds idempotency scopes oldest first, so expiry in Apply
-	// is O(expired) and deterministic (it depends only on event times).
-	idemOrder []string
 }
 
 // NewAccountState returns an empty state.
@@ -27,7 +24,6 @@ func NewAccountState() *AccountState {
 	return &AccountState{
 		Keys:       map[string]*APIKey{},
 		Contacts:   map[string]*Contact{},
-		Idem:       map[string]*IdemRecord{},
 		Wallets:    map[string]*Wallet{},
 		Challenges: map[string]*Challenge{},
 	}
@@ -50,11 +46,7 @@ func (s *AccountState) Apply(e *Event) {
 		}
 		delete(s.Contacts, e.ID)
 	case EvIdemPut:
-		s.expireIdem(e.Idem.CreatedAt)
-		if _, ok := s.Idem[e.Idem.Scope]; !ok {
-			s.idemOrder = append(s.idemOrder, e.Idem.Scope)
-		}
-		s.Idem[e.Idem.Scope] = e.Idem
+		s.Idem.Put(e.Idem)
 	case EvWalletPut:
 		s.Wallets[e.Wallet.Address] = e.Wallet
 	case EvWalletDeleted:
@@ -81,54 +73,6 @@ func (s *AccountState) ApplyRecord(r *Record) {
 	}
 }
 
-// expireIdem drops records older than the retention at time now. It runs
-// only inside Apply, so two replicas that apply the same events hold the
-// same records.
-func (s *AccountState) expireIdem(now time.Time) {
-	cut := s.expiredIdem(now)
-	for _, scope := range s.idemOrder[:cut] {
-		delete(s.Idem, scope)
-	}
-	if cut > 0 {
-		s.idemOrder = append(s.idemOrder[:0], s.idemOrder[cut:]...)
-	}
-}
-
-// expiredIdem counts the records expireIdem(now) drops: the expired prefix
-// of idemOrder. It reads only.
-func (s *AccountState) expiredIdem(now time.Time) int {
-	n := 0
-	for n < len(s.idemOrder) && now.Sub(s.Idem[s.idemOrder[n]].CreatedAt) >= IdemRetention {
-		n++
-	}
-	return n
-}
-
-// LoadIdem inserts stored idempotency records (from the snapshot store) in
-// creation order, skipping those already expired at now.
-func (s *AccountState) LoadIdem(records []*IdemRecord, now time.Time) {
-	sort.Slice(records, func(i, j int) bool { return records[i].CreatedAt.Before(records[j].CreatedAt) })
-	for _, r := range records {
-		if now.Sub(r.CreatedAt) >= IdemRetention {
-			continue
-		}
-		if _, ok := s.Idem[r.Scope]; !ok {
-			s.idemOrder = append(s.idemOrder, r.Scope)
-		}
-		s.Idem[r.Scope] = r
-	}
-}
-
-// LiveIdem returns the stored answer for scope if it is younger than the
-// retention at now.
-func (s *AccountState) LiveIdem(scope string, now time.Time) *IdemRecord {
-	r := s.Idem[scope]
-	if r == nil || now.Sub(r.CreatedAt) >= IdemRetention {
-		return nil
-	}
-	return r
-}
-
 // SortedContacts returns the contacts newest first (ids sort by creation).
 func (s *AccountState) SortedContacts() []*Contact {
 	out := make([]*Contact, 0, len(s.Contacts))
@@ -140,14 +84,24 @@ func (s *AccountState) SortedContacts() []*Contact {
 }
 
 // Clone copies the maps of the state; rows are shared, they are immutable.
-func (s *AccountState) Clone() *AccountState {
+func (s *AccountState) Clone() Entity { return s.CloneAccount() }
+
+// CloneAccount is Clone with its concrete type.
+func (s *AccountState) CloneAccount() *AccountState {
 	return &AccountState{
 		Account:    s.Account,
 		Keys:       maps.Clone(s.Keys),
 		Contacts:   maps.Clone(s.Contacts),
-		Idem:       maps.Clone(s.Idem),
+		Idem:       s.Idem.Clone(),
 		Wallets:    maps.Clone(s.Wallets),
 		Challenges: maps.Clone(s.Challenges),
-		idemOrder:  append([]string(nil), s.idemOrder...),
 	}
 }
+
+// InFlight is IdemStore.InFlight against the committed account state.
+func (s *AccountState) InFlight(committed Entity, scope string, now time.Time) bool {
+	return s.Idem.InFlight(&committed.(*AccountState).Idem, scope, now)
+}
+
+// Exists reports whether the account was created.
+func (s *AccountState) Exists() bool { return s.Account != nil }

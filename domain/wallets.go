@@ -67,11 +67,11 @@ type DeleteWallet struct{ Address string }
 // ListWallets is GET /wallets.
 type ListWallets struct{ Page Page }
 
-func (CreateChallenge) commandName() string { return "create_challenge" }
-func (RegisterWallet) commandName() string  { return "register_wallet" }
-func (UpdateWallet) commandName() string    { return "update_wallet" }
-func (DeleteWallet) commandName() string    { return "delete_wallet" }
-func (ListWallets) queryName() string       { return "list_wallets" }
+func (CreateChallenge) Target() Kind  { return KindAccount }
+func (RegisterWallet) Target() Kind   { return KindAccount }
+func (UpdateWallet) Target() Kind     { return KindAccount }
+func (DeleteWallet) Target() Kind     { return KindAccount }
+func (ListWallets) queryName() string { return "list_wallets" }
 
 // WalletView is one wallet on the wire.
 type WalletView struct {

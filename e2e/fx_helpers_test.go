@@ -31,13 +31,13 @@ type fxTrader struct {
 	permit2 common.Address // the chain's Permit2 (canonical on the embedded chain)
 }
 
-// newTrader makes an account with a trade/read/wallets key, registers a
+// newTrader makes an account with a read/trade/pay/wallets key, registers a
 // fresh wallet by SIWE, funds it from the faucet and lets Permit2 pull
 // its tokens (the one approval every Permit2 user makes once).
 func newTrader(t *testing.T, srv *server, name string, fund map[string]string, extra ...string) *fxTrader {
 	t.Helper()
 	acct := srv.createAccount(t, name, extra...)
-	key := srv.createKey(t, acct, "read,trade,wallets")
+	key := srv.createKey(t, acct, "read,trade,pay,wallets")
 	c := srv.client(t, key)
 	curs, chainID := getCurrencies(t, c)
 	tr := &fxTrader{srv: srv, c: c, key: key, wallet: newEthKey(t), rpc: srv.chainRPC(t), chainID: chainID, tokens: map[string]common.Address{},
@@ -110,6 +110,8 @@ type orderView struct {
 	FailureReason *string         `json:"failure_reason"`
 	CreatedAt     string          `json:"created_at"`
 	UpdatedAt     string          `json:"updated_at"`
+	// Issues is on accept answers only (CONTRACT.md).
+	Issues json.RawMessage `json:"issues,omitempty"`
 }
 
 func decodeStrictJSON(t *testing.T, body []byte, v any) {

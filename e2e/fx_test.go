@@ -104,19 +104,16 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		require.Equal(t, new(big.Int).Add(eurc0, baseUnits(t, rq.AmountOut)), tr.balance(t, "EURC"), "exactly the firm amount arrived")
 	})
 
-	t.Run("amm fails when the chain refuses", func(t *testing.T) {
+	t.Run("amm refused by the pre-flight", func(t *testing.T) {
 		q := tr.quote(t, "USDC", "EURC", "500")
 		resp, o := tr.accept(t, q.pick(t, "amm").ID, "")
 		require.Equal(t, 200, resp.Status, "%s", resp.Body)
 		sig := tr.signTyped(t, o.Signing)
-		// The wallet spends its USDC elsewhere before submitting.
+		// The wallet spends its USDC elsewhere before submitting: nothing is
+		// relayed and the order stays accepted (CONTRACT.md "Before relaying").
 		erc20Transfer(t, tr.rpc, tr.chainID, tr.wallet, tr.tokens["USDC"], newEthKey(t).Address, tr.balance(t, "USDC"))
-		sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
-		require.Equal(t, 200, sub.Status, "%s", sub.Body)
-		done := tr.await(t, o.OrderID, "failed", 60*time.Second)
-		require.NotNil(t, done.FailureReason)
-		again := tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig))
-		requireError(t, again, 409, "invalid_state")
+		requireError(t, tr.submit(t, o.OrderID, fmt.Sprintf(`{"signature":%q}`, sig)), 400, "insufficient_balance")
+		require.Equal(t, "accepted", tr.order(t, o.OrderID).State)
 	})
 
 	t.Run("orders list newest first", func(t *testing.T) {
@@ -130,7 +127,7 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		decodeStrictJSON(t, resp.Body, &page)
 		require.Len(t, page.Data, 2)
 		require.True(t, page.HasMore)
-		require.Equal(t, "failed", page.Data[0].State)
+		require.Equal(t, "accepted", page.Data[0].State)
 		require.Equal(t, "rfq", page.Data[1].Route)
 		resp = call(t, tr.c, "GET", basePath+"/fx/orders?limit=2&starting_after="+*page.NextCursor, "", nil)
 		decodeStrictJSON(t, resp.Body, &page)

@@ -272,14 +272,21 @@ func TestHTTPContract(t *testing.T) {
 	})
 
 	t.Run("planned route answers 503 unavailable", func(t *testing.T) {
-		pc := c // read,pay
-		resp := call(t, pc, "POST", basePath+"/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x`+strings.Repeat("ab", 32)+`"}`, nil)
+		wc := srv.client(t, srv.createKey(t, acct, "webhooks"))
+		resp := call(t, wc, "POST", basePath+"/webhooks/wh_01M80AG7DGGN82BKWCMHEJCKG8/test", "", nil)
 		requireError(t, resp, 503, "unavailable")
 		requireRateHeaders(t, resp.Header, "planned route")
-		require.Equal(t, "30", resp.Header.Get("X-RateLimit-Limit"), "POST /transfers/{id}/submit is heavy")
-		resp = call(t, pc, "GET", basePath+"/transfers", "", nil)
-		requireError(t, resp, 503, "unavailable")
+		require.Equal(t, "120", resp.Header.Get("X-RateLimit-Limit"), "a write")
+		requireError(t, call(t, wc, "GET", basePath+"/webhooks", "", nil), 503, "unavailable")
 		// The scope is still checked first.
+		requireError(t, call(t, c, "GET", basePath+"/webhooks", "", nil), 403, "insufficient_scope")
+	})
+
+	t.Run("transfer submit is heavy", func(t *testing.T) {
+		resp := call(t, c, "POST", basePath+"/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x`+strings.Repeat("ab", 32)+`"}`, nil)
+		requireError(t, resp, 404, "not_found")
+		requireRateHeaders(t, resp.Header, "transfer submit")
+		require.Equal(t, "30", resp.Header.Get("X-RateLimit-Limit"), "POST /transfers/{id}/submit is heavy")
 		requireError(t, call(t, srv.client(t, trader), "POST", basePath+"/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{}`, nil), 403, "insufficient_scope")
 	})
 

@@ -30,6 +30,7 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 	readOnly := srv.createKey(t, acct, "read")
 	trader := srv.createKey(t, acct, "trade,wallets")
 	payer := srv.createKey(t, acct, "pay")
+	hooks := srv.createKey(t, acct, "webhooks")
 
 	resp := callPublic(t, srv.unsigned(t), "GET", basePath+"/openapi.json")
 	requireStatus(t, resp, 200)
@@ -115,7 +116,8 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		{"404 not_found", key, "GET", contacts + "/ct_01M80AG7DGGN82BKWCMHEJCKG8", "", nil, 404, true},
 		{"413 body_too_large", key, "POST", contacts, `{"name":"` + strings.Repeat("x", 64<<10) + `"}`, nil, 413, false},
 		{"422 idempotency_key_reused", key, "POST", contacts, contactBodyString("Other"), map[string]string{"Idempotency-Key": "oa-1"}, 422, true},
-		{"503 planned route", payer, "POST", basePath + "/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x` + strings.Repeat("ab", 32) + `"}`, nil, 503, true},
+		{"503 planned route", hooks, "POST", basePath + "/webhooks/wh_01M80AG7DGGN82BKWCMHEJCKG8/test", "", nil, 503, true},
+		{"404 transfer", payer, "POST", basePath + "/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x` + strings.Repeat("ab", 32) + `"}`, nil, 404, true},
 		{"delete", key, "DELETE", contacts + "/" + id, "", nil, 200, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +140,30 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		exchange(t, trader, "POST", basePath+"/fx/quotes/q_01M80AG7DGGN82BKWCMHEJCKG8/accept", "", nil, 404, true)
 		exchange(t, trader, "GET", basePath+"/fx/orders/ord_01M80AG7DGGN82BKWCMHEJCKG8", "", nil, 404, true)
 		exchange(t, trader, "POST", basePath+"/fx/quotes", `{"from_currency":"USDC","to_currency":"XAU","amount":"10"}`, nil, 400, true)
+
+		// Payments, with the wallet registered above.
+		to := randomAddress()
+		var same, cross struct{ ID string }
+		require.NoError(t, json.Unmarshal(exchange(t, payer, "POST", basePath+"/transfers",
+			`{"from_currency":"USDC","currency":"USDC","amount":"1.5","recipient":"`+to+`","memo":"=1+1"}`, nil, 201, true), &same))
+		require.NoError(t, json.Unmarshal(exchange(t, payer, "POST", basePath+"/transfers",
+			`{"from_currency":"USDC","currency":"EURC","amount":"2","recipient":"`+to+`"}`, nil, 201, true), &cross))
+		exchange(t, payer, "POST", basePath+"/transfers/"+cross.ID+"/accept", "", nil, 200, true)
+		exchange(t, payer, "GET", basePath+"/transfers/"+same.ID, "", nil, 200, true)
+		exchange(t, payer, "GET", basePath+"/transfers?limit=5", "", nil, 200, true)
+		exchange(t, payer, "POST", basePath+"/transfers/"+same.ID+"/submit", `{"tx_hash":"0x`+strings.Repeat("cd", 32)+`"}`, nil, 200, true)
+		exchange(t, payer, "POST", basePath+"/transfers/"+cross.ID+"/submit", `{"signature":"0x`+strings.Repeat("11", 65)+`"}`, nil, 400, true)
+		var link struct{ ID string }
+		require.NoError(t, json.Unmarshal(exchange(t, payer, "POST", basePath+"/payment-links", `{"currency":"EURC","amount":"9.99","description":"tea"}`, nil, 201, true), &link))
+		exchange(t, key, "GET", basePath+"/payment-links/"+link.ID, "", nil, 200, true)
+		exchange(t, key, "GET", basePath+"/payment-links", "", nil, 200, true)
+		exchange(t, none, "GET", basePath+"/pay/"+link.ID, "", nil, 200, true)
+		exchange(t, none, "POST", basePath+"/pay/"+link.ID+"/submit", `{"tx_hash":"0x`+strings.Repeat("cd", 32)+`"}`, nil, 200, true)
+		exchange(t, payer, "PATCH", basePath+"/payment-links/"+link.ID, `{"state":"cancelled"}`, nil, 200, true)
+		exchange(t, payer, "PATCH", basePath+"/payment-links/"+link.ID+"?again=1", `{"state":"cancelled"}`, nil, 409, true)
+		exchange(t, key, "GET", basePath+"/transactions?limit=10&type=transfer", "", nil, 200, true)
+		exchange(t, key, "GET", basePath+"/transactions?from=yesterday", "", nil, 400, true)
+		exchange(t, key, "GET", basePath+"/transactions/export?currency=USDC", "", nil, 200, true)
 	})
 	t.Run("the validator is not a rubber stamp", func(t *testing.T) {
 		req, err := http.NewRequest("GET", srv.BaseURL+contacts+"/"+id, nil)

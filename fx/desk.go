@@ -26,8 +26,10 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/relay"
+	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -42,15 +44,21 @@ const (
 	makerDeadline = 250 * time.Millisecond
 	// maxQuoteUnits bounds one quote's input: 10,000,000 tokens.
 	maxQuoteUnits = 10_000_000
+	// chainTimeout bounds the chain reads of one request (accept's
+	// issues, submit's pre-flight and funding lookup).
+	chainTimeout = 10 * time.Second
 )
 
 // Config wires a desk.
 type Config struct {
-	Engine        *actors.Engine
-	Chain         *connect.Chain
-	Pools         *Pools
-	Makers        []maker.Maker
-	Relayer       *relay.Relayer
+	Engine  *actors.Engine
+	Chain   *connect.Chain
+	Pools   *Pools
+	Makers  []maker.Maker
+	Relayer *relay.Relayer
+	// Leg is the gasless leg AMM orders relay through (shared with
+	// cross-currency transfers, and with them its relayer).
+	Leg           *gasless.Leg
 	OrderDeadline time.Duration
 	SettleTimeout time.Duration
 	SlippageBps   uint64
@@ -64,6 +72,7 @@ type Desk struct {
 	cfg     Config
 	e       *actors.Engine
 	ch      *connect.Chain
+	chain   verify.Backend // ch's client: what verification reads
 	domain  eip712.Domain
 	book    *book
 	tokens  map[string]common.Address // symbol → token
@@ -91,7 +100,7 @@ func New(cfg Config) *Desk {
 		cfg.Logger = slog.Default()
 	}
 	d := &Desk{
-		cfg: cfg, e: cfg.Engine, ch: cfg.Chain, book: newBook(),
+		cfg: cfg, e: cfg.Engine, ch: cfg.Chain, chain: cfg.Chain.Client, book: newBook(),
 		domain:  eip712.Domain{ChainID: cfg.Chain.ChainID, Permit2: cfg.Chain.Contracts.Permit2},
 		tokens:  map[string]common.Address{},
 		symbols: map[common.Address]string{},
@@ -161,7 +170,7 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 	quotes := d.rfqQuotes(ctx, base)
 	if pool, out, ok := d.cfg.Pools.Quote(tokenIn, tokenOut, amountIn); ok {
 		q := base
-		q.ID, q.Route, q.Pool, q.AmountOut = d.e.NewID("q_"), domain.RouteAMM, pool, out
+		q.ID, q.Route, q.Pool, q.AmountOut = d.e.NewID("q_", acct), domain.RouteAMM, pool, out
 		quotes = append([]*Quote{&q}, quotes...)
 	}
 	if len(quotes) == 0 {
@@ -233,7 +242,7 @@ func (d *Desk) rfqQuotes(ctx context.Context, base Quote) []*Quote {
 			continue
 		}
 		q := base
-		q.ID, q.Route, q.Provider, q.Firm, q.AmountOut = d.e.NewID("q_"), domain.RouteRFQ, f.Maker, f, f.Quote.AmountOut
+		q.ID, q.Route, q.Provider, q.Firm, q.AmountOut = d.e.NewID("q_", base.Account), domain.RouteRFQ, f.Maker, f, f.Quote.AmountOut
 		out = append(out, &q)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].AmountOut.Cmp(out[j].AmountOut) > 0 })

@@ -7,14 +7,16 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/amm"
 	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/rfq"
+	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -32,36 +34,86 @@ type SubmitRequest struct {
 
 // Accept turns quote quoteID of acct into an order. The order entity
 // decides (idempotently): an existing order is returned as it is, else the
-// refusal computed here, else the new order.
+// refusal computed here, else the new order. Every answer of an order of
+// acct carries the relay pre-flight's issues (CONTRACT.md): what keeps its
+// signer's Permit2 pull of the input from going through, read from the
+// chain at this accept while the order is accepted (past that there is
+// nothing left to fund: both null); the chain unreachable is 503 and
+// nothing is stored.
 func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	id, ok := orderID(quoteID)
 	if !ok {
 		return refusal(domain.ErrNotFound("quote")), nil
 	}
 	cmd := domain.AcceptQuote{Account: acct}
-	q := d.book.get(quoteID)
+	exec := d.e.Exec
+	cur, err := d.e.Order(ctx, id)
 	switch {
-	case q == nil || q.Account != acct:
-		cmd.Refusal = domain.ErrNotFound("quote")
-	case d.track.full():
-		return refusal(domain.ErrUnavailable("%d orders are live; retry later", MaxLiveOrders)), nil
+	case err == nil:
+		// Accepted before: the entity answers with the order as it is
+		// (another account's is not found, and learns nothing here).
+		if cur.Account == acct && cur.State == domain.OrderAccepted {
+			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
+				return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+			}
+		}
+	case !errors.Is(err, actors.ErrNoOrder):
+		return domain.Outcome{}, err
 	default:
-		create, err := d.prepare(ctx, q, req)
-		cmd.Refusal = err
-		if create != nil {
-			cmd.Create = *create
+		q := d.book.get(quoteID)
+		switch {
+		case q == nil || q.Account != acct:
+			cmd.Refusal = domain.ErrNotFound("quote")
+		case d.track.full():
+			return refusal(domain.ErrUnavailable("%d orders are live; retry later", MaxLiveOrders)), nil
+		default:
+			create, rerr := d.prepare(ctx, q, req)
+			cmd.Refusal = rerr
+			if create != nil {
+				cmd.Create = *create
+				if cmd.Issues, err = d.issues(ctx, create.FromCurrency, create.Gasless, create.RFQ); err != nil {
+					return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+				}
+			}
+		}
+		if cmd.Refusal == nil {
+			exec = d.e.Create
 		}
 	}
-	out, err := d.e.OrderExec(ctx, id, domain.OrderRequest{Cmd: cmd, Idem: idem}, cmd.Refusal == nil)
+	out, err := exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
 	if errors.Is(err, actors.ErrNoOrder) {
 		return refusal(cmd.Refusal), nil
 	}
 	return out, err
 }
 
+// issues is what stands in the way of the order's Permit2 pull: the
+// signer's ERC-20 allowance for Permit2 and its balance of the input token,
+// against the amount in. An amm order asks its gasless leg; an rfq funding
+// is checked the same way (the escrow pulls through Permit2 too) and
+// rendered by the same function. An error means the chain could not be
+// read.
+func (d *Desk) issues(ctx context.Context, from string, g *domain.GaslessTerms, r *domain.RFQTerms) (domain.Issues, error) {
+	ctx, cancel := context.WithTimeout(ctx, chainTimeout)
+	defer cancel()
+	decimals := decimalsOf(from)
+	switch {
+	case g != nil:
+		return d.cfg.Leg.Issues(ctx, g, decimals)
+	case r != nil:
+		is, err := verify.Check(ctx, d.chain, common.HexToAddress(r.TokenIn), common.HexToAddress(r.Taker),
+			d.ch.Contracts.Permit2, r.AmountIn)
+		if err != nil {
+			return domain.Issues{}, err
+		}
+		return gasless.IssuesOf(is, decimals), nil
+	}
+	return domain.Issues{}, nil
+}
+
 // prepare checks that the quote may become an order now (not expired,
 // account permitted, signer registered) and builds the order with its
-// typed data.
+// typed chain terms and the signing object made from them.
 func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domain.CreateOrder, *domain.Error) {
 	now := d.cfg.Clock().UTC().Round(0)
 	if now.After(q.ExpiresAt) {
@@ -103,19 +155,22 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 			return nil, domain.ErrInvalid("amount is too small to trade")
 		}
 		c.MinAmountOut = min
-		signing = gaslessSigning(d.domain, d.ch.Contracts.RelayRouter, &eip712.GaslessOrder{
-			Signer: signer, TokenIn: q.TokenIn, TokenOut: q.TokenOut, AmountIn: q.AmountIn, MinAmountOut: min,
-			Recipient: signer, Pool: q.Pool, Deadline: unix, Nonce: randomNonce(),
-		})
+		c.Gasless = &domain.GaslessTerms{
+			Signer: signer.Hex(), TokenIn: q.TokenIn.Hex(), TokenOut: q.TokenOut.Hex(), AmountIn: new(big.Int).Set(q.AmountIn),
+			MinAmountOut: new(big.Int).Set(min), Recipient: signer.Hex(), Pool: q.Pool.Hex(), Deadline: unix, Nonce: randomNonce(),
+		}
+		signing = d.cfg.Leg.Signing(c.Gasless)
 	case domain.RouteRFQ:
 		c.MinAmountOut = q.AmountOut // firm
 		quote := q.Firm.Quote
 		qh := rfq.QuoteHash(&quote)
 		nonce := randomNonce()
-		signing = rfqSigning(d.domain, &quote, q.Firm.Signature, &eip712.RfqEscrowFunding{
+		f := &eip712.RfqEscrowFunding{
 			Signer: signer, ExecutionID: rfq.ExecutionID(qh, signer, nonce), Escrow: d.ch.Contracts.RfqEscrow,
 			QuoteHash: qh, Token: q.TokenIn, Amount: q.AmountIn, Deadline: unix, Nonce: nonce,
-		})
+		}
+		c.RFQ = rfqRow(&quote, f.ExecutionID, f.QuoteHash)
+		signing = rfqSigning(d.domain, &quote, q.Firm.Signature, f)
 	}
 	raw, jerr := json.Marshal(signing)
 	if jerr != nil {
@@ -126,8 +181,9 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 }
 
 // Submit is POST /fx/orders/{id}/submit: the signature of an amm order is
-// verified off-chain before anything is relayed; the tx_hash of an rfq
-// order is looked up and its QuoteEscrowed log checked field by field.
+// verified off-chain and the relay's pre-flight run (allowance, balance,
+// a simulation of the relay) before anything is relayed; the tx_hash of an
+// rfq order is looked up and its QuoteEscrowed log checked field by field.
 func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	o, err := d.e.Order(ctx, id)
 	if errors.Is(err, actors.ErrNoOrder) || err == nil && o.Account != acct {
@@ -136,70 +192,78 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 	if err != nil {
 		return domain.Outcome{}, err
 	}
-	var cmd domain.OrderCommand
+	var cmd domain.Command
 	switch {
 	case (req.Signature == nil) == (req.TxHash == nil):
 		return refusal(domain.ErrInvalid("send exactly one of signature (route amm) or tx_hash (route rfq)")), nil
 	case req.Signature != nil:
-		cmd = domain.SubmitAMMSignature{Signature: *req.Signature, Verified: d.verifyAMM(o, *req.Signature)}
+		c := domain.SubmitAMMSignature{Signature: *req.Signature, Verified: d.verifyAMM(o, *req.Signature)}
+		if c.Verified && o.State == domain.OrderAccepted {
+			cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+			c.Preflight, err = d.cfg.Leg.Preflight(cctx, o.Gasless, c.Signature, decimalsOf(o.FromCurrency))
+			cancel()
+			if err != nil {
+				return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+			}
+		}
+		cmd = c
 	case o.Route != domain.RouteRFQ:
 		cmd = domain.SubmitRFQTx{TxHash: *req.TxHash} // Decide refuses: wrong route
 	default:
-		status, err := d.checkFunding(ctx, o, *req.TxHash)
+		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+		status, err := d.checkFunding(cctx, o, *req.TxHash)
+		cancel()
 		if err != nil {
 			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
 		}
 		cmd = domain.SubmitRFQTx{TxHash: *req.TxHash, Status: status}
 	}
-	return d.e.OrderExec(ctx, id, domain.OrderRequest{Cmd: cmd, Idem: idem}, false)
+	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
 }
 
 // verifyAMM reports whether sig is the order signer's Permit2 signature of
-// the exact order it was given to sign.
+// the exact terms it was given to sign.
 func (d *Desk) verifyAMM(o *domain.Order, sig string) bool {
-	if o.Route != domain.RouteAMM {
-		return false
-	}
-	raw, err := hexutil.Decode(sig)
-	if err != nil {
-		return false
-	}
-	g, err := parseGasless(o.Signing)
-	if err != nil {
-		d.cfg.Logger.Error("stored signing unreadable", "order", o.ID, "err", err.Error())
-		return false
-	}
-	return eip712.VerifyGasless(d.domain, d.ch.Contracts.RelayRouter, g, raw) == nil
+	return o.Route == domain.RouteAMM && o.Gasless != nil && d.cfg.Leg.Verify(o.Gasless, sig)
 }
 
-// checkFunding looks up an rfq funding tx: pending while not mined,
-// verified when mined with this order's QuoteEscrowed log, else not
-// verified. A malformed hash is left to Decide (400).
+// checkFunding looks up an rfq funding tx (fundingStatus). A malformed
+// hash is left to Decide (400); an error means the chain did not answer.
 func (d *Desk) checkFunding(ctx context.Context, o *domain.Order, txHash string) (string, error) {
 	raw, err := hexutil.Decode(txHash)
-	if err != nil || len(raw) != 32 {
+	if err != nil || len(raw) != 32 || o.RFQ == nil {
 		return domain.RFQTxPending, nil
 	}
-	rcpt, err := d.ch.Client.TransactionReceipt(ctx, common.BytesToHash(raw))
-	if errors.Is(err, ethereum.NotFound) {
-		return domain.RFQTxPending, nil
-	}
+	rcpt, st, err := verify.Lookup(ctx, d.chain, common.BytesToHash(raw))
 	if err != nil {
 		return "", err
 	}
-	terms, err := parseRFQ(o.Signing)
-	if err != nil {
-		return "", err
-	}
-	if rcpt.Status == 1 {
-		for _, l := range rcpt.Logs {
-			if d.escrowedMatches(*l, terms) {
-				return domain.RFQTxVerified, nil
-			}
-		}
-	}
-	return domain.RFQTxNotVerified, nil
+	return d.fundingStatus(rcpt, st, rfqTermsOf(o.RFQ)), nil
 }
 
-// refusal is an outcome without events.
-func refusal(err *domain.Error) domain.Outcome { return domain.Outcome{Reply: err.Reply()} }
+// fundingStatus is what a looked-up funding tx says: pending while not
+// mined, verified when mined with the order's QuoteEscrowed log (checked
+// field by field), else not verified (reverted, or mined without it).
+func (d *Desk) fundingStatus(rcpt *types.Receipt, st verify.Status, t *rfqTerms) string {
+	switch st {
+	case verify.Pending:
+		return domain.RFQTxPending
+	case verify.Mined:
+		if l := verify.InReceipt(rcpt, d.ch.Contracts.RfqEscrow, topicEscrowed, t.ExecutionID); l != nil && d.escrowedMatches(*l, t) {
+			return domain.RFQTxVerified
+		}
+	}
+	return domain.RFQTxNotVerified
+}
+
+// decimalsOf is a currency's decimals (6 for every currency served).
+func decimalsOf(symbol string) int {
+	if c, err := domain.CurrencyBySymbol(symbol); err == nil {
+		return c.Decimals
+	}
+	return 6
+}
+
+// refusal is an outcome without events: the refusal as the answer and as
+// a value.
+func refusal(err *domain.Error) domain.Outcome { return domain.Outcome{Reply: err.Reply(), Err: err} }

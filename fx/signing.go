@@ -3,7 +3,6 @@ package fx
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"sync"
 
@@ -12,28 +11,14 @@ import (
 
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/rfq"
+	"github.com/fxd-labs/fxd/domain"
 )
 
-// SigningType is signing.type on both rails.
-const SigningType = "permit2_witness"
-
-// AMMSigning is signing for route amm: SPEC.md's fields plus typed_data
-// (CONTRACT.md). Field order is the wire order.
-type AMMSigning struct {
-	Type      string                     `json:"type"`
-	Order     eip712.GaslessOrderMessage `json:"order"`
-	Relay     AMMRelay                   `json:"relay"`
-	TypedData eip712.TypedData           `json:"typed_data"`
-}
-
-// AMMRelay is signing.relay for route amm.
-type AMMRelay struct {
-	ChainID           *big.Int `json:"chainId"`
-	Permit2           string   `json:"permit2"`
-	RelayRouter       string   `json:"relayRouter"`
-	WitnessTypeString string   `json:"witnessTypeString"`
-}
+// SigningType is signing.type on both rails: an rfq funding is a Permit2
+// witness transfer as the gasless leg is.
+const SigningType = gasless.SigningType
 
 // RFQSigning is signing for route rfq (CONTRACT.md).
 type RFQSigning struct {
@@ -113,18 +98,6 @@ func escrowQuoteFragment() json.RawMessage {
 	return escrowFragment
 }
 
-// gaslessSigning builds the amm signing object of o.
-func gaslessSigning(d eip712.Domain, router common.Address, o *eip712.GaslessOrder) AMMSigning {
-	td := eip712.GaslessTypedData(d, router, o)
-	return AMMSigning{
-		Type:  SigningType,
-		Order: *td.Message.Witness.(*eip712.GaslessOrderMessage),
-		Relay: AMMRelay{ChainID: d.ChainID, Permit2: d.Permit2.Hex(), RelayRouter: router.Hex(),
-			WitnessTypeString: eip712.GaslessWitnessTypeString},
-		TypedData: td,
-	}
-}
-
 // rfqSigning builds the rfq signing object of funding f for maker quote q.
 func rfqSigning(d eip712.Domain, q *rfq.Quote, makerSig []byte, f *eip712.RfqEscrowFunding) RFQSigning {
 	td := eip712.RfqTypedData(d, f.Escrow, f)
@@ -144,67 +117,33 @@ func rfqSigning(d eip712.Domain, q *rfq.Quote, makerSig []byte, f *eip712.RfqEsc
 	}
 }
 
-// parseGasless reads the GaslessOrder back out of a stored amm signing
-// object (the service wrote it; an error is a broken invariant upstream).
-func parseGasless(raw []byte) (*eip712.GaslessOrder, error) {
-	var s struct {
-		Order eip712.GaslessOrderMessage `json:"order"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("fx: stored amm signing: %w", err)
-	}
-	m := s.Order
-	o := &eip712.GaslessOrder{
-		Signer: common.HexToAddress(m.Signer), TokenIn: common.HexToAddress(m.TokenIn), TokenOut: common.HexToAddress(m.TokenOut),
-		Recipient: common.HexToAddress(m.Recipient), Pool: common.HexToAddress(m.Pool),
-	}
-	if !parseUints([]*string{&m.AmountIn, &m.MinAmountOut, &m.Deadline, &m.Nonce}, []**big.Int{&o.AmountIn, &o.MinAmountOut, &o.Deadline, &o.Nonce}) {
-		return nil, fmt.Errorf("fx: stored amm signing has a bad number: %+v", m)
-	}
-	return o, nil
-}
-
-// rfqTerms are the fields of a stored rfq signing object the chain side
-// checks logs against.
+// rfqTerms are an rfq order's chain terms as the chain side compares logs
+// with them.
 type rfqTerms struct {
 	Quote       rfq.Quote
 	ExecutionID common.Hash
 	QuoteHash   common.Hash
 }
 
-// parseRFQ reads the maker quote and execution id back out of a stored
-// rfq signing object.
-func parseRFQ(raw []byte) (*rfqTerms, error) {
-	var s struct {
-		Funding RFQFunding `json:"funding"`
-		Call    struct {
-			Args []json.RawMessage `json:"args"`
-		} `json:"call"`
+// rfqRow is what the order row keeps of an rfq funding: the maker's quote,
+// the execution id and the quote hash (0x hex).
+func rfqRow(q *rfq.Quote, executionID, quoteHash common.Hash) *domain.RFQTerms {
+	return &domain.RFQTerms{
+		Maker: q.Maker.Hex(), Taker: q.Taker.Hex(), TokenIn: q.TokenIn.Hex(), TokenOut: q.TokenOut.Hex(),
+		AmountIn: new(big.Int).Set(q.AmountIn), AmountOut: new(big.Int).Set(q.AmountOut),
+		Expiry: new(big.Int).Set(q.Expiry), Salt: new(big.Int).Set(q.Salt),
+		ExecutionID: executionID.Hex(), QuoteHash: quoteHash.Hex(),
 	}
-	if err := json.Unmarshal(raw, &s); err != nil || len(s.Call.Args) != 3 {
-		return nil, fmt.Errorf("fx: stored rfq signing: %v", err)
-	}
-	var qa QuoteArg
-	if err := json.Unmarshal(s.Call.Args[0], &qa); err != nil {
-		return nil, fmt.Errorf("fx: stored rfq quote: %w", err)
-	}
-	q := rfq.Quote{Maker: common.HexToAddress(qa.Maker), Taker: common.HexToAddress(qa.Taker),
-		TokenIn: common.HexToAddress(qa.TokenIn), TokenOut: common.HexToAddress(qa.TokenOut)}
-	if !parseUints([]*string{&qa.AmountIn, &qa.AmountOut, &qa.Expiry, &qa.Salt}, []**big.Int{&q.AmountIn, &q.AmountOut, &q.Expiry, &q.Salt}) {
-		return nil, fmt.Errorf("fx: stored rfq quote has a bad number: %+v", qa)
-	}
-	return &rfqTerms{Quote: q, ExecutionID: common.HexToHash(s.Funding.ExecutionID), QuoteHash: common.HexToHash(s.Funding.QuoteHash)}, nil
 }
 
-// parseUints parses each decimal string into its destination; false if
-// any is not a base-10 integer.
-func parseUints(in []*string, out []**big.Int) bool {
-	for i, s := range in {
-		v, ok := new(big.Int).SetString(*s, 10)
-		if !ok {
-			return false
-		}
-		*out[i] = v
+// rfqTermsOf is the row's terms as the chain side reads them.
+func rfqTermsOf(r *domain.RFQTerms) *rfqTerms {
+	return &rfqTerms{
+		Quote: rfq.Quote{Maker: common.HexToAddress(r.Maker), Taker: common.HexToAddress(r.Taker),
+			TokenIn: common.HexToAddress(r.TokenIn), TokenOut: common.HexToAddress(r.TokenOut),
+			AmountIn: new(big.Int).Set(r.AmountIn), AmountOut: new(big.Int).Set(r.AmountOut),
+			Expiry: new(big.Int).Set(r.Expiry), Salt: new(big.Int).Set(r.Salt)},
+		ExecutionID: common.HexToHash(r.ExecutionID),
+		QuoteHash:   common.HexToHash(r.QuoteHash),
 	}
-	return true
 }

@@ -15,9 +15,17 @@ import (
 // sweepEvery is how often expired quotes leave the book.
 const sweepEvery = 5 * time.Second
 
-// Hook is the engine's order hook (actors.Engine.SetOrderHook): every
-// committed order row reaches the chain side.
-func (d *Desk) Hook() func(o *domain.Order) { return d.track.update }
+// Hook is the engine's hook for orders (actors.Engine.SetHook with
+// domain.KindOrder): every committed order row reaches the chain side.
+func (d *Desk) Hook() func(id string, events []domain.Event) {
+	return func(_ string, events []domain.Event) {
+		for i := range events {
+			if o, ok := events[i].Row().(*domain.Order); ok && o != nil {
+				d.track.update(o)
+			}
+		}
+	}
+}
 
 // Start subscribes to the watcher, resumes every live order from the log
 // and starts driving them. Call it after the engine recovered.
@@ -25,13 +33,19 @@ func (d *Desk) Start(w *watch.Watcher) error {
 	w.Subscribe(d.cfg.Pools.Filter(), d.cfg.Pools.OnLog)
 	w.Subscribe(d.Filter(), d.OnLog)
 	n := 0
-	err := d.e.LiveOrders(MaxLiveOrders, func(o *domain.Order) error { d.track.update(o); n++; return nil })
+	err := d.e.LiveRows(domain.KindOrder, MaxLiveOrders, func(r domain.Row) error {
+		if o, ok := r.(*domain.Order); ok {
+			d.track.update(o)
+			n++
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
 	d.cfg.Logger.Info("fx desk started", "live_orders", n, "makers", len(d.cfg.Makers))
 	d.wg.Add(2)
-	go func() { defer d.wg.Done(); d.track.run(d.stop) }()
+	go func() { defer d.wg.Done(); d.track.jobs.Run(d.stop) }()
 	go func() {
 		defer d.wg.Done()
 		t := time.NewTicker(sweepEvery)
@@ -48,7 +62,8 @@ func (d *Desk) Start(w *watch.Watcher) error {
 	return nil
 }
 
-// Stop ends the desk's loops; jobs in flight finish on their own.
+// Stop ends the desk's loops; jobs in flight finish on their own
+// (at most maxJobs, each within jobTimeout).
 func (d *Desk) Stop() {
 	select {
 	case <-d.stop:
@@ -108,8 +123,5 @@ type Stats struct {
 
 // Stats reads the desk's gauges.
 func (d *Desk) Stats() Stats {
-	d.track.mu.Lock()
-	live := len(d.track.live)
-	d.track.mu.Unlock()
-	return Stats{LiveOrders: live, BookQuotes: d.book.count.Load(), RunningJobs: len(d.track.jobs)}
+	return Stats{LiveOrders: d.track.jobs.Len(), BookQuotes: d.book.count.Load(), RunningJobs: d.track.jobs.Running()}
 }

@@ -200,7 +200,7 @@ func (a *Admin) createKey(w http.ResponseWriter, r *http.Request) {
 		adminError(w, domain.ErrUnavailable("key directory is full (%d keys)", actors.MaxKeys))
 		return
 	}
-	id := a.engine.NewID("svc_" + a.engine.Env() + "_")
+	id := a.engine.NewID("svc_"+a.engine.Env()+"_", b.Account)
 	a.exec(w, r, b.Account, domain.CreateKey{KeyID: id, PublicKey: pub, Scopes: scopes})
 }
 

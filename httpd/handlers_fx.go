@@ -46,14 +46,19 @@ func (s *Server) submitOrder(rc *reqCtx) {
 	})
 }
 
-// deskWrite is the shape of the FX writes: decode the body into req (an
-// empty body allowed when optional), read the Idempotency-Key, run, and
-// write the entity's answer.
+// deskWrite is the shape of the FX writes (see entityWrite).
 func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if s.cfg.Desk == nil {
 		writeError(rc.ctx, errNoDesk)
 		return
 	}
+	entityWrite(rc, req, optional, run)
+}
+
+// entityWrite is the shape of every write a desk serves: decode the body
+// into req (an empty body allowed when optional), read the
+// Idempotency-Key, run, and write the entity's answer.
+func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
 		if err := decodeStrict(body, req); err != nil {
 			writeError(rc.ctx, err)
@@ -85,19 +90,5 @@ func (s *Server) getOrder(rc *reqCtx) {
 }
 
 func (s *Server) listOrders(rc *reqCtx) {
-	page, derr := rc.page()
-	if derr != nil {
-		writeError(rc.ctx, derr)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	// One more than the page says whether there is a next one.
-	orders, err := s.engine.AccountOrders(ctx, rc.key.Account, page.StartingAfter, page.Limit+1)
-	if err != nil {
-		rc.engineError(err)
-		return
-	}
-	writeJSON(rc, 200, domain.Paginate(orders, func(o *domain.Order) string { return o.ID }, domain.ViewOrder,
-		domain.Page{Limit: page.Limit}))
+	s.listRows(rc, domain.KindOrder, func(r domain.Row) any { return domain.ViewOrder(r.(*domain.Order)) })
 }

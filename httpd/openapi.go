@@ -40,12 +40,14 @@ const (
 // each status (see statusCodes), by operation id. Each code's status must be
 // among the operation's responses.
 var opErrorCodes = map[string][]string{
-	"createQuotes":      {domain.CodeUnsupportedAsset},
-	"acceptQuote":       {"quote_expired"},
-	"submitOrder":       {"invalid_signature", "funding_not_verified"},
-	"createTransfer":    {domain.CodeUnsupportedAsset},
-	"submitTransfer":    {"invalid_signature", "transfer_not_verified"},
-	"createPaymentLink": {domain.CodeUnsupportedAsset},
+	"createQuotes":   {domain.CodeUnsupportedAsset},
+	"acceptQuote":    {"quote_expired"},
+	"submitOrder":    {"invalid_signature", "funding_not_verified", domain.CodeInsufficientAllowance, domain.CodeInsufficientBalance, domain.CodeRelayWouldRevert},
+	"createTransfer": {domain.CodeUnsupportedAsset, domain.CodeNotPermitted},
+	"acceptTransfer": {domain.CodeNotPermitted, "no_quote_available"},
+	"submitTransfer": {"invalid_signature", domain.CodeTransferNotVerified, domain.CodeTxAlreadyUsed,
+		domain.CodeInsufficientAllowance, domain.CodeInsufficientBalance, domain.CodeRelayWouldRevert},
+	"createPaymentLink": {domain.CodeUnsupportedAsset, domain.CodeNotPermitted},
 	"payPaymentLink":    {"transfer_not_verified"},
 	"createContact":     {domain.CodeUnsupportedAsset},
 	"updateContact":     {domain.CodeUnsupportedAsset},

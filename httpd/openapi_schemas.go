@@ -28,7 +28,10 @@ var errorCodes = []errorCode{
 	{400, domain.CodeUnsupportedAsset, "currency not in GET /currencies"},
 	{400, "invalid_signature", "a submitted EIP-712 signature does not recover to the order's signer (checked before anything is relayed)"},
 	{400, "funding_not_verified", "a mined tx_hash lacks the expected QuoteEscrowed log (state unchanged)"},
-	{400, "transfer_not_verified", "a mined tx_hash lacks the expected Transfer log (state unchanged)"},
+	{400, domain.CodeTransferNotVerified, "a mined tx_hash lacks the expected Transfer log (state unchanged)"},
+	{400, domain.CodeInsufficientAllowance, "relay pre-flight: the signer's ERC-20 allowance for Permit2 is short; nothing relayed, record unchanged"},
+	{400, domain.CodeInsufficientBalance, "relay pre-flight: the signer's balance is short; nothing relayed, record unchanged"},
+	{400, domain.CodeRelayWouldRevert, "relay pre-flight: the simulated relay reverts (message names the decoded reason); nothing relayed"},
 	{400, "invalid_webhook_url", "not HTTPS, or fails SSRF screening (message says why)"},
 	{401, domain.CodeAuthFailed, "missing or unknown key, revoked key, bad signature encoding, signature mismatch"},
 	{401, domain.CodeStaleTimestamp, "SVC-TIMESTAMP outside ±30 s of server time; the response carries SVC-Server-Time"},
@@ -37,6 +40,7 @@ var errorCodes = []errorCode{
 	{403, domain.CodeNotPermitted, `KYC / launch access refuses the action; message exactly "Source wallet is not permitted for swap" or "Source wallet is not permitted for pay"`},
 	{404, domain.CodeNotFound, "unknown id, or an id of another account"},
 	{409, domain.CodeInvalidState, "transition not allowed from the record's state"},
+	{409, domain.CodeTxAlreadyUsed, "a transaction log already confirmed another transfer"},
 	{409, "quote_expired", "accept after the quote's expires_at"},
 	{409, domain.CodeIdempotencyInProgress, "the same Idempotency-Key is still executing; Retry-After given"},
 	{413, domain.CodeBodyTooLarge, "body over 64 KiB"},
@@ -69,7 +73,7 @@ const (
 	patSignature = `^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$`
 	patIdemKey   = `^[ -~]{1,255}$`
 	// ids: a type prefix and 26 Crockford base32 characters (package ids).
-	patIDBody = `[0-9A-HJKMNP-TV-Z]{26}$`
+	patIDBody = `[0-9A-HJKMNP-TV-Z]{32}$` // ids.Len characters
 )
 
 // The witness type strings of CONTRACT.md, signed verbatim.
@@ -264,6 +268,10 @@ func openAPISchemas() obj {
 		"Order":     orderSchema(),
 		"OrderList": list("Orders, newest first.", "Order"),
 		"TypedData": typedDataSchema(),
+
+		// The answer of accept: the order and its issues.
+		"OrderAccepted": orderAcceptedSchema(),
+
 		"AmmSigning": closed("What to sign for an AMM order (and a cross-currency transfer): a Permit2 PermitWitnessTransferFrom with the GaslessOrder witness; the service relays it.", obj{
 			"type": tConst("permit2_witness"),
 			"order": closed("The GaslessOrder witness; sign it exactly.", obj{
@@ -425,8 +433,9 @@ func openAPISchemas() obj {
 			"amount_out":    amount(""),
 			"tx_hash":       orNull(described(sref("Bytes32"), "")),
 			"reference_id":  tString("Id of the order, transfer or payment link."),
+			"description":   orNull(tString("The transfer's memo or the payment link's description.")),
 			"created_at":    dateTime(""),
-		}, "id", "type", "state", "from_currency", "to_currency", "amount_in", "amount_out", "tx_hash", "reference_id", "created_at"),
+		}, "id", "type", "state", "from_currency", "to_currency", "amount_in", "amount_out", "tx_hash", "reference_id", "description", "created_at"),
 		"TransactionList": list("Unified ledger, newest first.", "Transaction"),
 
 		// Transfers.
@@ -446,63 +455,59 @@ func openAPISchemas() obj {
 			"required": []string{"from_currency", "currency", "amount"},
 			"oneOf":    []any{obj{"required": []string{"recipient"}}, obj{"required": []string{"contact_id"}}},
 		},
-		"Transfer": object("A transfer. Same-currency: created with an erc20_transfer signing; submit {tx_hash}. Cross-currency: created, then accept returns a permit2_witness signing; submit {signature}. Terminal states emit transfer.confirmed or transfer.failed.", obj{
-			"id":            id("tr_", "Transfer id."),
-			"from_currency": currency(""),
-			"currency":      currency(""),
-			"amount":        amount("In from_currency."),
-			"recipient":     address("Payee."),
-			"contact_id":    orNull(tString("")),
-			"source_wallet": address(""),
-			"memo":          orNull(tString("")),
-			"state":         tString("created, then confirmed or failed at the end."),
-			"signing": obj{"oneOf": []any{sref("Erc20TransferSigning"), sref("AmmSigning"), obj{"type": "null"}},
-				"description": "What to sign: erc20_transfer (same currency) or permit2_witness (cross-currency, after accept, recipient = payee); null when nothing is to be signed."},
-			"tx_hash":        orNull(described(sref("Bytes32"), "")),
-			"failure_reason": orNull(tString("")),
-			"created_at":     dateTime(""),
-			"updated_at":     dateTime(""),
-		}, "id", "from_currency", "currency", "amount", "state"),
+		"Transfer":         transferSchema(),
+		"TransferAccepted": transferAcceptedSchema(),
+		"Issues": object("What stands in the way of the relay (as 0x's API answers): null where nothing is short. Amounts in currency units.", obj{
+			"allowance": orNull(object("The signer's ERC-20 allowance for Permit2 is below the amount.", obj{
+				"token": address(""), "spender": address("Permit2."), "actual": amount(""), "required": amount(""),
+			}, "token", "spender", "actual", "required")),
+			"balance": orNull(object("The signer's balance is below the amount.", obj{
+				"token": address(""), "actual": amount(""), "required": amount(""),
+			}, "token", "actual", "required")),
+		}, "allowance", "balance"),
 		"TransferList": list("Transfers of the account, newest first.", "Transfer"),
 
 		// Payment links.
 		"PaymentLinkRequest": request("", obj{
-			"currency":    currency("Currency to be paid in."),
-			"amount":      amount(""),
-			"description": tString(""),
-			"expires_at":  dateTime("After this the link can no longer be paid."),
+			"currency":      currency("Currency to be paid in."),
+			"amount":        amount("Amount asked; payments add up until it is reached."),
+			"description":   orNull(obj{"type": "string", "maxLength": 500}),
+			"expires_at":    orNull(dateTime("After this the link is expired (money still arriving is forwarded and shown as late); null or absent: never.")),
+			"payout_wallet": orNull(address("A registered wallet of the account, the only possible destination of the money; default the primary wallet.")),
 		}, "currency", "amount"),
-		"PaymentLink": object("A payment link.", obj{
-			"id":              id("pl_", "Payment link id."),
-			"url":             obj{"type": "string", "format": "uri"},
-			"state":           obj{"type": "string", "enum": []string{"open", "paid", "cancelled", "expired"}, "description": "open at creation; paid (event payment_link.paid) or cancelled."},
+		"PaymentLink": object("A payment link. Its receive_address is the CREATE2 address of a forwarder that can only pay payout_wallet; a payer sends a plain ERC-20 transfer there.", obj{
+			"id":              id("pl_", "Payment link id (public, unguessable)."),
+			"url":             obj{"type": "string", "format": "uri", "description": "<public base>/pay/{id}"},
+			"state":           tEnum(domain.LinkOpen, domain.LinkPaid, domain.LinkCancelled, domain.LinkExpired),
 			"currency":        currency(""),
 			"amount":          amount(""),
+			"amount_received": amount("Counted toward the amount while open; late money is not."),
 			"receive_address": address("Where the payer sends the tokens."),
-			"token_address":   address(""),
-			"chain_id":        tInt(""),
+			"payout_wallet":   address("Where the forwarder sends them."),
 			"description":     orNull(tString("")),
 			"expires_at":      orNull(dateTime("")),
-			"tx_hash":         orNull(described(sref("Bytes32"), "The transaction that paid the link.")),
+			"paid_at":         orNull(dateTime("")),
+			"tx_hashes":       arrayOf(described(sref("Bytes32"), ""), "The payments counted toward the amount, oldest first."),
 			"created_at":      dateTime(""),
-			"updated_at":      dateTime(""),
-		}, "id", "url", "state", "currency", "amount", "receive_address"),
+		}, "id", "url", "state", "currency", "amount", "amount_received", "receive_address", "payout_wallet", "description", "expires_at", "paid_at", "tx_hashes", "created_at"),
 		"PaymentLinkList": list("Payment links created by the account, newest first.", "PaymentLink"),
-		"PaymentLinkUpdate": request("Cancel the link.", obj{
+		"PaymentLinkUpdate": request("Cancel the link (only an open one).", obj{
 			"state": tConst("cancelled"),
 		}, "state"),
 		"PublicPaymentLink": object("What a payer sees of a payment link.", obj{
 			"id":              id("pl_", ""),
-			"state":           obj{"type": "string", "enum": []string{"open", "paid", "cancelled", "expired"}},
+			"state":           tEnum(domain.LinkOpen, domain.LinkPaid, domain.LinkCancelled, domain.LinkExpired),
 			"currency":        currency(""),
 			"amount":          amount(""),
+			"amount_received": amount(""),
 			"description":     orNull(tString("")),
 			"receive_address": address(""),
 			"token_address":   address(""),
 			"chain_id":        tInt(""),
-		}, "id", "state", "currency", "amount", "description", "receive_address", "token_address", "chain_id"),
+			"expires_at":      orNull(dateTime("")),
+		}, "id", "state", "currency", "amount", "amount_received", "description", "receive_address", "token_address", "chain_id", "expires_at"),
 		"TxHashRequest": request("", obj{
-			"tx_hash": described(sref("Bytes32"), "A mined transfer of at least amount to receive_address, not used before."),
+			"tx_hash": described(sref("Bytes32"), "A transaction holding an ERC-20 Transfer of the link's token to receive_address; each log counts once."),
 		}, "tx_hash"),
 
 		// Contacts.
@@ -563,6 +568,46 @@ func openAPISchemas() obj {
 	}
 }
 
+// transferProps are the fields of a transfer (CONTRACT.md "Transfers").
+func transferProps() obj {
+	return obj{
+		"id":             id("tr_", "Transfer id."),
+		"state":          tEnum(domain.TransferCreated, domain.TransferAccepted, domain.TransferSubmitted, domain.TransferConfirmed, domain.TransferFailed, domain.TransferExpired),
+		"from_currency":  currency(""),
+		"currency":       currency(""),
+		"amount":         amount("In from_currency."),
+		"amount_out":     orNull(amount("In currency: the amount (same currency), the pool's quote from accept on, the amount delivered once confirmed; null before accept.")),
+		"min_amount_out": orNull(amount("In currency: the least the payee receives (the signed leg's minimum); null before accept.")),
+		"recipient":      address("Payee (the contact's address with contact_id)."),
+		"contact_id":     orNull(tString("")),
+		"source_wallet":  address("The paying signer wallet."),
+		"memo":           orNull(tString("")),
+		"signing": obj{"oneOf": []any{sref("Erc20TransferSigning"), sref("AmmSigning"), obj{"type": "null"}},
+			"description": "What to sign: erc20_transfer (same currency) or permit2_witness (cross-currency, after accept, recipient = payee); null before accept."},
+		"tx_hash":        orNull(described(sref("Bytes32"), "The caller's transaction (same currency) or the relay's (cross-currency).")),
+		"failure_reason": orNull(tString("Decoded from our contracts' ABIs, never raw hex.")),
+		"expires_at":     dateTime("created + 1 h; from accept on, the signed leg's deadline (accept + 120 s)."),
+		"created_at":     dateTime(""),
+		"updated_at":     dateTime(""),
+	}
+}
+
+var transferRequired = []string{"id", "state", "from_currency", "currency", "amount", "amount_out", "min_amount_out", "recipient",
+	"contact_id", "source_wallet", "memo", "signing", "tx_hash", "failure_reason", "expires_at", "created_at", "updated_at"}
+
+// transferSchema is a transfer.
+func transferSchema() obj {
+	return object("A transfer. Same-currency: created with an erc20_transfer signing; the caller broadcasts it and submits {tx_hash}. Cross-currency: created, then accept returns a permit2_witness signing; submit {signature} and the service relays it. Terminal states confirmed and failed emit transfer.confirmed or transfer.failed; expired emits nothing.",
+		transferProps(), transferRequired...)
+}
+
+// transferAcceptedSchema is the answer of accept: the transfer and issues.
+func transferAcceptedSchema() obj {
+	props := transferProps()
+	props["issues"] = sref("Issues")
+	return object("The accepted cross-currency transfer and what stands in the way of its relay.", props, append(append([]string{}, transferRequired...), "issues")...)
+}
+
 // orderSchema is an FX order; signing follows the route.
 func orderSchema() obj {
 	s := object("An FX order. Poll GET /fx/orders/{id} until state is settled.", obj{
@@ -587,6 +632,21 @@ func orderSchema() obj {
 		obj{"if": obj{"properties": obj{"route": obj{"const": "rfq"}}, "required": []string{"route"}},
 			"then": obj{"properties": obj{"signing": sref("RfqSigning")}}},
 	}
+	return s
+}
+
+// orderAcceptedSchema is the answer of accept: the order and what stands
+// in the way of funding it (issues, recomputed on every accept).
+func orderAcceptedSchema() obj {
+	s := orderSchema()
+	props := obj{}
+	for k, v := range s["properties"].(obj) {
+		props[k] = v
+	}
+	props["issues"] = sref("Issues")
+	s["properties"] = props
+	s["required"] = append(append([]string{}, s["required"].([]string)...), "issues")
+	s["description"] = "The accepted order (a new one, or the order an earlier accept of the quote made) and what stands in the way of its funding: the signer's ERC-20 allowance for Permit2 and balance of the input token, read from the chain at this accept."
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/fxd-labs/fxd/internal/repo"
 	"io"
+	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -83,7 +84,7 @@ func TestOpenAPIValidates(t *testing.T) {
 
 	// Real traffic against the document: the server's own renderings.
 	created := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	contact := domain.ViewContact(&domain.Contact{ID: "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", Name: "Ada", Address: "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", Currency: "USDC", CreatedAt: created, UpdatedAt: created})
+	contact := domain.ViewContact(&domain.Contact{ID: "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Name: "Ada", Address: "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", Currency: "USDC", CreatedAt: created, UpdatedAt: created})
 	req, _ := http.NewRequest("GET", testServerURL+testBasePath+"/contacts/"+contact.ID, nil)
 	resp := jsonResponse(t, 200, contact, map[string]string{"X-RateLimit-Limit": "600", "X-RateLimit-Remaining": "599", "X-RateLimit-Reset": "1793000000"})
 	ok, verrs = v.ValidateHttpResponse(req, resp)
@@ -92,7 +93,7 @@ func TestOpenAPIValidates(t *testing.T) {
 	req, _ = http.NewRequest("POST", testServerURL+testBasePath+"/contacts", strings.NewReader(`{"name":"Ada","address":"0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A","memo":null}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Idempotency-Key", "k-1")
-	req.Header.Set("SVC-API-KEY", "svc_test_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M")
+	req.Header.Set("SVC-API-KEY", "svc_test_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000")
 	req.Header.Set("SVC-TIMESTAMP", "1793000000")
 	req.Header.Set("SVC-SIGNATURE", "c2lnbmF0dXJl")
 	ok, verrs = v.ValidateHttpRequestSync(req)
@@ -227,15 +228,15 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
 	// Renderings of the domain package.
-	ct := &domain.Contact{ID: "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", Name: "Ada", Address: "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", CreatedAt: now, UpdatedAt: now}
+	ct := &domain.Contact{ID: "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Name: "Ada", Address: "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", CreatedAt: now, UpdatedAt: now}
 	valid("Contact", mustJSON(t, domain.ViewContact(ct)))
 	ct2 := *ct
-	ct2.ID, ct2.Currency, ct2.Memo = "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6N", "EURC", "rent"
+	ct2.ID, ct2.Currency, ct2.Memo = "ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6N000000", "EURC", "rent"
 	valid("Contact", mustJSON(t, domain.ViewContact(&ct2)))
 	page := domain.Paginate([]*domain.Contact{&ct2, ct}, func(c *domain.Contact) string { return c.ID }, domain.ViewContact, domain.Page{Limit: 1})
 	valid("ContactList", mustJSON(t, page))
 	valid("ContactList", `{"data":[],"has_more":false,"next_cursor":null}`)
-	valid("Account", mustJSON(t, domain.ViewAccount(&domain.Account{ID: "acct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", Name: "Demo", KYC: domain.KYCApproved, Swap: true, CreatedAt: now})))
+	valid("Account", mustJSON(t, domain.ViewAccount(&domain.Account{ID: "acct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Name: "Demo", KYC: domain.KYCApproved, Swap: true, CreatedAt: now})))
 	valid("Deleted", mustJSON(t, domain.DeletedView{ID: ct.ID, Deleted: true}))
 	valid("Health", mustJSON(t, healthView{Status: "ok", Version: Version, WALIndex: 7}))
 	valid("Health", `{"status":"ok","version":"1.0.0","wal_index":7,"chain":{"chain_id":1337,"head":12}}`)
@@ -259,13 +260,13 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	valid("SubmitRequest", `{"signature":"0x`+strings.Repeat("ab", 65)+`"}`)
 	invalid("SubmitRequest", `{}`)
 	invalid("SubmitRequest", `{"tx_hash":"0x`+strings.Repeat("ab", 32)+`","signature":"0x`+strings.Repeat("ab", 65)+`"}`)
-	valid("TransferRequest", `{"from_currency":"USDC","currency":"USDC","amount":"10","contact_id":"ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M"}`)
+	valid("TransferRequest", `{"from_currency":"USDC","currency":"USDC","amount":"10","contact_id":"ct_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000"}`)
 	invalid("TransferRequest", `{"from_currency":"USDC","currency":"USDC","amount":"10"}`)
 	valid("PaymentLinkUpdate", `{"state":"cancelled"}`)
 	invalid("PaymentLinkUpdate", `{"state":"open"}`)
 	valid("WebhookCreate", `{"url":"https://example.com/hook","events":["fx.order.settled"]}`)
 	invalid("WebhookCreate", `{"url":"http://example.com/hook"}`)
-	invalid("Webhook", `{"id":"wh_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M","url":"https://example.com/h","events":[],"state":"enabled","created_at":"2026-11-01T12:00:00Z","secret":"whsec_x"}`)
+	invalid("Webhook", `{"id":"wh_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000","url":"https://example.com/h","events":[],"state":"enabled","created_at":"2026-11-01T12:00:00Z","secret":"whsec_x"}`)
 
 	// Orders: signing follows route, with the contract's witness strings.
 	vec := map[string]any{}
@@ -311,8 +312,8 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	}
 	order := func(route string, signing any) string {
 		return mustJSON(t, map[string]any{
-			"order_id": "ord_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", "route": route, "state": "accepted", "signing": signing,
-			"quote_id": "q_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", "from_currency": "USDC", "to_currency": "EURC",
+			"order_id": "ord_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", "route": route, "state": "accepted", "signing": signing,
+			"quote_id": "q_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", "from_currency": "USDC", "to_currency": "EURC",
 			"amount_in": "100", "amount_out": "91.6", "min_amount_out": "91.5", "tx_hash": nil, "failure_reason": nil,
 			"created_at": "2026-11-01T12:00:00Z", "updated_at": "2026-11-01T12:00:00Z",
 		})
@@ -327,10 +328,48 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	}
 	bad["relay"] = map[string]any{"chainId": 1337, "permit2": addr, "relayRouter": addr, "witnessTypeString": "GaslessOrder witness)"}
 	invalid("Order", order("amm", bad))
-	valid("Transfer", mustJSON(t, map[string]any{"id": "tr_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", "from_currency": "USDC", "currency": "USDC", "amount": "5",
-		"state": "created", "signing": map[string]any{"type": "erc20_transfer", "tx": map[string]any{"chainId": 1337, "to": addr, "data": "0xa9059cbb", "value": "0"}}}))
-	valid("Transfer", mustJSON(t, map[string]any{"id": "tr_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M", "from_currency": "USDC", "currency": "EURC", "amount": "5",
-		"state": "created", "signing": amm}))
+	// The accept answer: the order as the server renders it, and issues.
+	accepted := &domain.Order{ID: "ord_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Account: "acct_1", QuoteID: "q_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000",
+		Route: domain.RouteAMM, State: domain.OrderAccepted, FromCurrency: "USDC", ToCurrency: "EURC", AmountIn: big.NewInt(100_000_000),
+		AmountOut: big.NewInt(91_600_000), MinAmountOut: big.NewInt(91_500_000), Signer: addr, Signing: []byte(mustJSON(t, amm)),
+		Deadline: now.Add(2 * time.Minute), CreatedAt: now, UpdatedAt: now}
+	short := domain.Issues{Allowance: &domain.AllowanceIssue{Token: addr, Spender: addr, Actual: "0", Required: "100"},
+		Balance: &domain.BalanceIssue{Token: addr, Actual: "99.5", Required: "100"}}
+	valid("OrderAccepted", mustJSON(t, domain.ViewOrderAccept(accepted, short)))
+	valid("OrderAccepted", mustJSON(t, domain.ViewOrderAccept(accepted, domain.Issues{})))
+	valid("Order", mustJSON(t, domain.ViewOrder(accepted)))
+	invalid("OrderAccepted", mustJSON(t, domain.ViewOrder(accepted)))
+	mismatched := *accepted
+	mismatched.Route = domain.RouteRFQ
+	invalid("OrderAccepted", mustJSON(t, domain.ViewOrderAccept(&mismatched, short)))
+	// Transfers as the server renders them.
+	same := &domain.Transfer{ID: "tr_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Account: "acct_1", State: domain.TransferCreated, FromCurrency: "USDC",
+		Currency: "USDC", Amount: big.NewInt(5_000_000), AmountOut: big.NewInt(5_000_000), MinAmountOut: big.NewInt(5_000_000),
+		Recipient: addr, SourceWallet: addr, Memo: "rent",
+		Signing:   []byte(mustJSON(t, map[string]any{"type": "erc20_transfer", "tx": map[string]any{"chainId": 1337, "to": addr, "data": "0xa9059cbb", "value": "0"}})),
+		ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	valid("Transfer", mustJSON(t, domain.ViewTransfer(same)))
+	cross := *same
+	cross.Currency, cross.Signing, cross.AmountOut, cross.MinAmountOut = "EURC", nil, new(big.Int), new(big.Int)
+	valid("Transfer", mustJSON(t, domain.ViewTransfer(&cross)))
+	cross.State, cross.Signing = domain.TransferAccepted, []byte(mustJSON(t, amm))
+	cross.Gasless = &domain.GaslessTerms{}
+	cross.AmountOut, cross.MinAmountOut = big.NewInt(4_600_000), big.NewInt(4_577_000)
+	issues := domain.Issues{Allowance: &domain.AllowanceIssue{Token: addr, Spender: addr, Actual: "0", Required: "5"}}
+	valid("TransferAccepted", mustJSON(t, domain.ViewTransferAccept(&cross, issues)))
+	valid("TransferAccepted", mustJSON(t, domain.ViewTransferAccept(&cross, domain.Issues{})))
+	invalid("Transfer", mustJSON(t, map[string]any{"id": "tr_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", "state": "created"}))
+	// Payment links as the server renders them.
+	link := &domain.Link{ID: "pl_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000", Account: "acct_1", State: domain.LinkPaid, Currency: "USDC",
+		Amount: big.NewInt(5_000_000), Received: big.NewInt(5_000_000), Forwarded: new(big.Int), ReceiveAddress: addr,
+		PayoutWallet: addr, TokenAddress: addr, ChainID: 1337, URL: "http://127.0.0.1:8080/public/v1/pay/pl_01JBX6Q0ZKE4ZB3Q3G4D4HTN6M000000",
+		Payments: []domain.LinkPayment{{TxHash: "0x" + strings.Repeat("ab", 32), Amount: big.NewInt(5_000_000), At: now}},
+		PaidAt:   now, EventID: "evt_1", CreatedAt: now, UpdatedAt: now}
+	valid("PaymentLink", mustJSON(t, domain.ViewLink(link)))
+	valid("PublicPaymentLink", mustJSON(t, domain.ViewPublicLink(link)))
+	link.State, link.Payments, link.PaidAt, link.ExpiresAt, link.Description = domain.LinkOpen, nil, time.Time{}, now, "x"
+	valid("PaymentLink", mustJSON(t, domain.ViewLink(link)))
+	valid("PublicPaymentLink", mustJSON(t, domain.ViewPublicLink(link)))
 }
 
 // TestOpenAPIRoutes checks every route of the table against its operation.

@@ -55,7 +55,7 @@ func (s *Server) routes() []route {
 
 		// FX.
 		{Method: "POST", Path: "/fx/quotes", Scope: domain.ScopeTrade, Heavy: true, OperationID: "createQuotes", Summary: "Unified indicative AMM and firm RFQ quotes", Body: "QuoteRequest", OK: 200, Result: "QuoteList", Errors: []int{400, 502}, Handler: s.createQuotes},
-		{Method: "POST", Path: "/fx/quotes/{id}/accept", Scope: domain.ScopeTrade, Heavy: true, OperationID: "acceptQuote", Summary: "Accept a quote; returns the order with typed data to sign (idempotent)", Body: "AcceptRequest", OK: 200, Result: "Order", Errors: []int{400, 403, 404, 409}, Handler: s.acceptQuote},
+		{Method: "POST", Path: "/fx/quotes/{id}/accept", Scope: domain.ScopeTrade, Heavy: true, OperationID: "acceptQuote", Summary: "Accept a quote; returns the order with typed data to sign and the relay pre-flight's issues (idempotent)", Body: "AcceptRequest", OK: 200, Result: "OrderAccepted", Errors: []int{400, 403, 404, 409}, Handler: s.acceptQuote},
 		{Method: "POST", Path: "/fx/orders/{id}/submit", Scope: domain.ScopeTrade, Heavy: true, OperationID: "submitOrder", Summary: "Submit the signature (amm) or funding tx_hash (rfq)", Body: "SubmitRequest", OK: 200, Result: "Order", Errors: []int{400, 404, 409}, Handler: s.submitOrder},
 		{Method: "GET", Path: "/fx/orders/{id}", Scope: domain.ScopeTrade, OperationID: "getOrder", Summary: "One order", OK: 200, Result: "Order", Errors: []int{404}, Handler: s.getOrder},
 		{Method: "GET", Path: "/fx/orders", Scope: domain.ScopeTrade, OperationID: "listOrders", Summary: "Orders, newest first", Query: listQuery, OK: 200, Result: "OrderList", Errors: []int{400}, Handler: s.listOrders},
@@ -70,23 +70,23 @@ func (s *Server) routes() []route {
 		{Method: "POST", Path: "/wallets", Scope: domain.ScopeWallets, OperationID: "registerWallet", Summary: "Register a signer wallet with a signed SIWE message", Body: "WalletRegisterRequest", OK: 201, Result: "Wallet", Errors: []int{400, 409}, Handler: s.registerWallet},
 		{Method: "PATCH", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "updateWallet", Summary: "Make primary or relabel a wallet", Body: "WalletUpdateRequest", OK: 200, Result: "Wallet", Errors: []int{400, 404}, Handler: s.updateWallet},
 		{Method: "DELETE", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "deleteWallet", Summary: "Unlink a wallet (409 for the primary while others remain)", OK: 200, Result: "Deleted", Errors: []int{404, 409}, Handler: s.deleteWallet},
-		{Method: "GET", Path: "/transactions", Scope: domain.ScopeRead, OperationID: "listTransactions", Summary: "Unified ledger, newest first", Query: ledgerQuery, OK: 200, Result: "TransactionList", Errors: []int{400}},
-		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180)", Query: ledgerQuery, OK: 200, ContentType: "text/csv", Errors: []int{400}},
+		{Method: "GET", Path: "/transactions", Scope: domain.ScopeRead, OperationID: "listTransactions", Summary: "Unified ledger, newest first", Query: ledgerQuery, OK: 200, Result: "TransactionList", Errors: []int{400}, Handler: s.listTransactions},
+		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180), streamed", Query: ledgerQuery, OK: 200, ContentType: "text/csv", Errors: []int{400}, Handler: s.exportTransactions},
 
 		// Transfers.
-		{Method: "POST", Path: "/transfers", Scope: domain.ScopePay, OperationID: "createTransfer", Summary: "Create a transfer (idempotent with Idempotency-Key)", Body: "TransferRequest", OK: 201, Result: "Transfer", Errors: []int{400, 403, 404}},
-		{Method: "GET", Path: "/transfers", Scope: domain.ScopePay, OperationID: "listTransfers", Summary: "Transfers of the account", Query: listQuery, OK: 200, Result: "TransferList", Errors: []int{400}},
-		{Method: "GET", Path: "/transfers/{id}", Scope: domain.ScopePay, OperationID: "getTransfer", Summary: "One transfer", OK: 200, Result: "Transfer", Errors: []int{404}},
-		{Method: "POST", Path: "/transfers/{id}/accept", Scope: domain.ScopePay, OperationID: "acceptTransfer", Summary: "Accept a cross-currency transfer; returns the transfer with signing", OK: 200, Result: "Transfer", Errors: []int{400, 403, 404, 409}},
-		{Method: "POST", Path: "/transfers/{id}/submit", Scope: domain.ScopePay, Heavy: true, OperationID: "submitTransfer", Summary: "Submit the signature (cross-currency) or tx_hash (same currency)", Body: "SubmitRequest", OK: 200, Result: "Transfer", Errors: []int{400, 404, 409}},
+		{Method: "POST", Path: "/transfers", Scope: domain.ScopePay, OperationID: "createTransfer", Summary: "Create a transfer (idempotent with Idempotency-Key)", Body: "TransferRequest", OK: 201, Result: "Transfer", Errors: []int{400, 403, 404}, Handler: s.createTransfer},
+		{Method: "GET", Path: "/transfers", Scope: domain.ScopePay, OperationID: "listTransfers", Summary: "Transfers of the account", Query: listQuery, OK: 200, Result: "TransferList", Errors: []int{400}, Handler: s.listTransfers},
+		{Method: "GET", Path: "/transfers/{id}", Scope: domain.ScopePay, OperationID: "getTransfer", Summary: "One transfer", OK: 200, Result: "Transfer", Errors: []int{404}, Handler: s.getTransfer},
+		{Method: "POST", Path: "/transfers/{id}/accept", Scope: domain.ScopePay, Heavy: true, OperationID: "acceptTransfer", Summary: "Accept a cross-currency transfer; returns the transfer with signing and issues", OK: 200, Result: "TransferAccepted", Errors: []int{400, 403, 404, 409, 502}, Handler: s.acceptTransfer},
+		{Method: "POST", Path: "/transfers/{id}/submit", Scope: domain.ScopePay, Heavy: true, OperationID: "submitTransfer", Summary: "Submit the signature (cross-currency) or tx_hash (same currency)", Body: "SubmitRequest", OK: 200, Result: "Transfer", Errors: []int{400, 404, 409}, Handler: s.submitTransfer},
 
 		// Payment links.
-		{Method: "POST", Path: "/payment-links", Scope: domain.ScopePay, OperationID: "createPaymentLink", Summary: "Create a payment link", Body: "PaymentLinkRequest", OK: 201, Result: "PaymentLink", Errors: []int{400, 403}},
-		{Method: "GET", Path: "/payment-links", Scope: domain.ScopeRead, OperationID: "listPaymentLinks", Summary: "Payment links created by the account", Query: listQuery, OK: 200, Result: "PaymentLinkList", Errors: []int{400}},
-		{Method: "GET", Path: "/payment-links/{id}", Scope: domain.ScopeRead, OperationID: "getPaymentLink", Summary: "One payment link", OK: 200, Result: "PaymentLink", Errors: []int{404}},
-		{Method: "PATCH", Path: "/payment-links/{id}", Scope: domain.ScopePay, OperationID: "cancelPaymentLink", Summary: "Cancel a payment link ({\"state\":\"cancelled\"})", Body: "PaymentLinkUpdate", OK: 200, Result: "PaymentLink", Errors: []int{400, 404, 409}},
-		{Method: "GET", Path: "/pay/{id}", OperationID: "getPublicPaymentLink", Summary: "Public view of a payment link", OK: 200, Result: "PublicPaymentLink", Errors: []int{404}},
-		{Method: "POST", Path: "/pay/{id}/submit", OperationID: "payPaymentLink", Summary: "Submit the tx_hash that paid a link", Body: "TxHashRequest", OK: 200, Result: "PublicPaymentLink", Errors: []int{400, 404, 409}},
+		{Method: "POST", Path: "/payment-links", Scope: domain.ScopePay, OperationID: "createPaymentLink", Summary: "Create a payment link", Body: "PaymentLinkRequest", OK: 201, Result: "PaymentLink", Errors: []int{400, 403}, Handler: s.createLink},
+		{Method: "GET", Path: "/payment-links", Scope: domain.ScopeRead, OperationID: "listPaymentLinks", Summary: "Payment links created by the account", Query: listQuery, OK: 200, Result: "PaymentLinkList", Errors: []int{400}, Handler: s.listLinks},
+		{Method: "GET", Path: "/payment-links/{id}", Scope: domain.ScopeRead, OperationID: "getPaymentLink", Summary: "One payment link", OK: 200, Result: "PaymentLink", Errors: []int{404}, Handler: s.getLink},
+		{Method: "PATCH", Path: "/payment-links/{id}", Scope: domain.ScopePay, OperationID: "cancelPaymentLink", Summary: "Cancel a payment link ({\"state\":\"cancelled\"})", Body: "PaymentLinkUpdate", OK: 200, Result: "PaymentLink", Errors: []int{400, 404, 409}, Handler: s.cancelLink},
+		{Method: "GET", Path: "/pay/{id}", OperationID: "getPublicPaymentLink", Summary: "Public view of a payment link", OK: 200, Result: "PublicPaymentLink", Errors: []int{404, 503}, Handler: s.getPublicLink},
+		{Method: "POST", Path: "/pay/{id}/submit", OperationID: "payPaymentLink", Summary: "Submit the tx_hash that paid a link", Body: "TxHashRequest", OK: 200, Result: "PublicPaymentLink", Errors: []int{400, 404, 503}, Handler: s.payLink},
 
 		// Contacts.
 		{Method: "POST", Path: "/contacts", Scope: domain.ScopePay, OperationID: "createContact", Summary: "Save a payout recipient", Body: "ContactCreate", OK: 201, Result: "Contact", Errors: []int{400, 409}, Handler: s.createContact},

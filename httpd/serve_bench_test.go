@@ -59,7 +59,7 @@ func newBenchServer(b *testing.B, accounts, perAccount int) *benchServer {
 		for range perAccount {
 			pub, priv, err := ed25519.GenerateKey(rand.Reader)
 			require.NoError(b, err)
-			id := e.NewID("svc_test_")
+			id := e.NewID("svc_test_", a.ID)
 			out, err := e.Exec(ctx, a.ID, domain.Request{Cmd: domain.CreateKey{KeyID: id, PublicKey: pub,
 				Scopes: domain.ScopeByName("read") | domain.ScopeByName("pay")}})
 			require.NoError(b, err)

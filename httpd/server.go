@@ -14,6 +14,7 @@ import (
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd/ratelimit"
 	"github.com/fxd-labs/fxd/httpd/replay"
+	"github.com/fxd-labs/fxd/pay"
 	"github.com/valyala/fasthttp"
 )
 
@@ -52,6 +53,9 @@ type Config struct {
 	Chain *connect.Chain
 	// Desk is the FX desk; nil answers the FX routes 503 (unit tests).
 	Desk *fx.Desk
+	// Pay is the payments desk; nil answers the payment routes 503 (unit
+	// tests).
+	Pay *pay.Desk
 }
 
 // Server is the public API.

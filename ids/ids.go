@@ -1,67 +1,158 @@
-// Package ids makes the service's record identifiers: a type prefix, then 26
-// characters of Crockford base32 holding 48 bits of milliseconds and 80 random
-// bits (the ULID layout). They sort by creation time, which is what "newest
-// first" lists rely on, and cannot be guessed, which is what "an id of another
-// account is simply not_found" relies on.
+// Package ids makes the service's record identifiers: a type prefix, then 32
+// characters of Crockford base32 holding 160 bits:
+//
+//	48 bits  milliseconds since the Unix epoch
+//	16 bits  a sequence within the millisecond (this process's ids sort in
+//	         the order they were made, however many share a millisecond)
+//	 8 bits  the partition of the account the record belongs to (< Partitions)
+//	88 bits  random, fresh for every id
+//
+// They sort by creation time, which is what "newest first" lists rely on.
+// They cannot be guessed from a neighbour: two ids made in the same
+// millisecond differ in 88 fresh random bits, never by a counter step
+// (CONTRACT.md: `pl_` ids are public). And every id carries its account's
+// partition, so a request can be routed to the node that owns the account
+// without a lookup (DESIGN.md, "Beyond one machine").
 package ids
 
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"hash/fnv"
+	"strings"
 	"sync"
 	"time"
 )
 
+// Partitions is P of DESIGN.md: accounts are spread over this many
+// partitions; an account's partition is a hash of its id.
+const Partitions = 64
+
+// Len is the number of characters after an id's prefix.
+const Len = 32
+
 const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-// Generator is monotonic: within one millisecond it increments the random
-// part, so ids made by one process always sort in the order they were made.
-// It is safe for concurrent use.
+// maxSeq is the largest sequence number within one millisecond; the
+// 65,537th id of a millisecond borrows the next millisecond (ids stay
+// ordered).
+const maxSeq = 1<<16 - 1
+
+// partByte is where the partition sits in the raw id.
+const partByte = 8
+
+// Generator is monotonic: ids made by one generator sort in the order they
+// were made, even when the clock steps back. It is safe for concurrent use.
 type Generator struct {
 	mu     sync.Mutex
 	lastMs uint64
-	last   [10]byte // the 80 random bits of the last id
+	seq    uint64
 }
 
-// New returns a fresh id with the prefix, e.g. New("ct_", now).
-func (g *Generator) New(prefix string, now time.Time) string {
-	ms := uint64(now.UnixMilli())
-	g.mu.Lock()
-	if ms <= g.lastMs {
-		ms = g.lastMs // clock went back or same millisecond: stay monotonic
-		increment(&g.last)
-	} else {
-		if _, err := rand.Read(g.last[:]); err != nil {
-			panic("ids: crypto/rand failed: " + err.Error())
-		}
-		g.lastMs = ms
+// New returns a fresh id with the prefix for a record of the account whose
+// partition is partition (see Partition), e.g. New("ct_", now, p).
+func (g *Generator) New(prefix string, now time.Time, partition int) string {
+	if partition < 0 || partition >= Partitions {
+		panic("ids: partition out of range")
 	}
-	var raw [16]byte
-	binary.BigEndian.PutUint16(raw[0:2], uint16(ms>>32))
-	binary.BigEndian.PutUint32(raw[2:6], uint32(ms))
-	copy(raw[6:], g.last[:])
-	g.mu.Unlock()
+	raw := g.next(now)
+	raw[partByte] = byte(partition)
 	return prefix + encode(&raw)
 }
 
-func increment(b *[10]byte) {
-	for i := len(b) - 1; i >= 0; i-- {
-		b[i]++
-		if b[i] != 0 {
-			return
-		}
-	}
+// NewAccount returns a fresh account id. Its partition is a hash of its
+// time and random bits, written into its own partition field, so the
+// account id is routed like every id of its records.
+func (g *Generator) NewAccount(prefix string, now time.Time) string {
+	raw := g.next(now)
+	h := fnv.New32a()
+	_, _ = h.Write(raw[:]) // the partition byte is still zero here
+	raw[partByte] = byte(h.Sum32() % Partitions)
+	return prefix + encode(&raw)
 }
 
-// encode writes 128 bits as 26 base32 characters, most significant first.
-func encode(raw *[16]byte) string {
-	hi := binary.BigEndian.Uint64(raw[0:8])
-	lo := binary.BigEndian.Uint64(raw[8:16])
-	var out [26]byte
-	for i := 25; i >= 0; i-- {
-		out[i] = alphabet[lo&31]
-		lo = lo>>5 | hi<<59
-		hi >>= 5
+// next fills the time, sequence and random parts.
+func (g *Generator) next(now time.Time) [20]byte {
+	ms := uint64(now.UnixMilli())
+	g.mu.Lock()
+	switch {
+	case ms > g.lastMs:
+		g.lastMs, g.seq = ms, 0
+	case g.seq < maxSeq:
+		g.seq++ // same millisecond, or the clock went back: stay ordered
+	default:
+		g.lastMs, g.seq = g.lastMs+1, 0
+	}
+	ms, seq := g.lastMs, g.seq
+	g.mu.Unlock()
+	var raw [20]byte
+	if _, err := rand.Read(raw[partByte+1:]); err != nil {
+		panic("ids: crypto/rand failed: " + err.Error())
+	}
+	binary.BigEndian.PutUint16(raw[0:2], uint16(ms>>32))
+	binary.BigEndian.PutUint32(raw[2:6], uint32(ms))
+	binary.BigEndian.PutUint16(raw[6:8], uint16(seq))
+	return raw
+}
+
+// Partition returns the partition an id carries; ok is false for a string
+// that is not an id of this format (e.g. made by an older version).
+func Partition(id string) (p int, ok bool) {
+	body := id[strings.LastIndexByte(id, '_')+1:] // the alphabet has no '_'
+	if len(body) != Len {
+		return 0, false
+	}
+	raw, ok := decode(body)
+	if !ok || int(raw[partByte]) >= Partitions {
+		return 0, false
+	}
+	return int(raw[partByte]), true
+}
+
+// encode writes 160 bits as 32 base32 characters, most significant first.
+func encode(raw *[20]byte) string {
+	var out [Len]byte
+	// 160 = 32 × 5: take the bits five at a time from the left.
+	for i := 0; i < Len; i++ {
+		bit := i * 5
+		v := (uint16(raw[bit/8])<<8 | uint16(at(raw, bit/8+1))) >> (11 - bit%8) & 31
+		out[i] = alphabet[v]
 	}
 	return string(out[:])
+}
+
+func at(raw *[20]byte, i int) byte {
+	if i < len(raw) {
+		return raw[i]
+	}
+	return 0
+}
+
+// decode undoes encode; false for a character outside the alphabet.
+func decode(s string) ([20]byte, bool) {
+	var raw [20]byte
+	for i := 0; i < Len; i++ {
+		v := strings.IndexByte(alphabet, s[i])
+		if v < 0 {
+			return raw, false
+		}
+		bit := i * 5
+		w := uint16(v) << (11 - bit%8)
+		raw[bit/8] |= byte(w >> 8)
+		if bit/8+1 < len(raw) {
+			raw[bit/8+1] |= byte(w)
+		}
+	}
+	return raw, true
+}
+
+// PartitionOf is the partition of the account that id belongs to: the one
+// it carries, or, for a string made before ids carried one, a hash of it.
+func PartitionOf(id string) int {
+	if p, ok := Partition(id); ok {
+		return p
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return int(h.Sum32() % Partitions)
 }

@@ -19,23 +19,102 @@ func TestIDsSortByCreation(t *testing.T) {
 		if i == 1000 {
 			now = base
 		}
-		made = append(made, g.New("ct_", now))
+		made = append(made, g.New("ct_", now, i%Partitions))
 	}
 	require.True(t, sort.StringsAreSorted(made), "ids must sort in creation order")
 	seen := map[string]bool{}
 	for _, id := range made {
 		require.True(t, strings.HasPrefix(id, "ct_"))
-		require.Len(t, id, 3+26)
+		require.Len(t, id, 3+Len)
 		require.False(t, seen[id], "duplicate id %s", id)
 		seen[id] = true
 	}
 }
 
-func TestEncodeKnownValue(t *testing.T) {
-	var raw [16]byte
-	require.Equal(t, "00000000000000000000000000", encode(&raw))
+// TestNeighboursAreNotCounterSteps: ids made in one millisecond share the
+// time part and differ in their random part by far more than a step, so
+// knowing one public id (pl_…) says nothing about the next.
+func TestNeighboursAreNotCounterSteps(t *testing.T) {
+	var g Generator
+	now := time.Unix(1795000000, 0)
+	a, b := g.New("pl_", now, 5), g.New("pl_", now, 5)
+	ra, ok := decode(a[3:])
+	require.True(t, ok)
+	rb, ok := decode(b[3:])
+	require.True(t, ok)
+	require.Equal(t, ra[:6], rb[:6], "same millisecond")
+	differ := 0
+	for i := partByte + 1; i < len(ra); i++ {
+		for x := ra[i] ^ rb[i]; x != 0; x &= x - 1 {
+			differ++
+		}
+	}
+	// 88 fresh bits: about 44 differ; a counter step would flip a few.
+	require.Greater(t, differ, 16, "random parts of %s and %s look related", a, b)
+}
+
+func TestPartitionRoundTrip(t *testing.T) {
+	var g Generator
+	now := time.Now()
+	for p := 0; p < Partitions; p++ {
+		for _, prefix := range []string{"ord_", "svc_test_", "q_", "pl_"} {
+			id := g.New(prefix, now, p)
+			got, ok := Partition(id)
+			require.True(t, ok, id)
+			require.Equal(t, p, got, id)
+		}
+	}
+	// An account's partition is a hash of its own bits, carried in the id.
+	counts := make([]int, Partitions)
+	for i := 0; i < 6400; i++ {
+		id := g.NewAccount("acct_", now)
+		p, ok := Partition(id)
+		require.True(t, ok)
+		counts[p]++
+	}
+	for p, n := range counts {
+		require.Greater(t, n, 30, "partition %d is starved: the hash does not spread", p)
+	}
+}
+
+func TestPartitionRefusesForeignStrings(t *testing.T) {
+	for _, s := range []string{"", "acct_", "ct_000001", "ord_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+		"pl_" + strings.Repeat("Z", Len), "pl_" + strings.Repeat("u", Len), "pl_" + strings.Repeat("0", Len-1) + "!"} {
+		_, ok := Partition(s)
+		require.False(t, ok, "%q", s)
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	var raw [20]byte
+	require.Equal(t, strings.Repeat("0", Len), encode(&raw))
 	for i := range raw {
 		raw[i] = 0xff
 	}
-	require.Equal(t, "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", encode(&raw))
+	require.Equal(t, strings.Repeat("Z", Len), encode(&raw))
+	for i := range raw {
+		raw[i] = byte(i*37 + 11)
+	}
+	back, ok := decode(encode(&raw))
+	require.True(t, ok)
+	require.Equal(t, raw, back)
+}
+
+func TestSequenceOverflowBorrowsTheNextMillisecond(t *testing.T) {
+	var g Generator
+	now := time.Unix(1795000000, 0)
+	prev := ""
+	for i := 0; i < maxSeq+3; i++ {
+		id := g.New("x_", now, 0)
+		require.Greater(t, id, prev)
+		prev = id
+	}
+}
+
+func TestPartitionOfLegacyIDsIsStable(t *testing.T) {
+	require.Equal(t, PartitionOf("acct_legacy"), PartitionOf("acct_legacy"))
+	require.Less(t, PartitionOf("acct_legacy"), Partitions)
+	var g Generator
+	id := g.New("ord_", time.Now(), 17)
+	require.Equal(t, 17, PartitionOf(id))
 }

@@ -71,8 +71,10 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		return b.Set(challengeKey(acct, e.Challenge.Nonce), domain.MarshalChallenge(nil, e.Challenge), nil)
 	case domain.EvChallengeDeleted:
 		return b.Delete(challengeKey(acct, e.ID), nil)
-	case domain.EvOrderPut:
-		return writeOrder(b, e.Order)
+	case domain.EvOrderPut, domain.EvTransferPut, domain.EvLinkPut:
+		return writeEntityRow(b, e.Row())
+	case domain.EvClaimPut:
+		return b.Set(claimKey(acct, e.Claim.LogIndex), domain.MarshalClaim(nil, e.Claim), nil)
 	case domain.EvMetaPut:
 		return b.Set(metaKey(e.ID), []byte(e.Value), nil)
 	case domain.EvIdemPut:

@@ -21,7 +21,6 @@ func challengeKey(acct, nonce string) []byte {
 	return []byte("a/" + acct + "/h/" + nonce)
 }
 func directoryKey(id string) []byte { return []byte("k/" + id) }
-func orderKey(id string) []byte     { return []byte("o/" + id) }
 
 var directoryPrefix = []byte("k/")
 var expiryPrefix = []byte("x/")

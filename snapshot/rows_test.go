@@ -30,36 +30,50 @@ func TestOrderRowsAndIndexes(t *testing.T) {
 		{Index: 4, Record: &domain.Record{Entity: "ord_b", Events: []domain.Event{put(orderRow("ord_b", "acct_1", domain.OrderFailed, "evt_1"))}}},
 	}))
 
-	list, err := s.AccountOrders("acct_1", "", 10)
+	list, err := s.AccountRows("acct_1", domain.KindOrder, "", 10)
 	require.NoError(t, err)
 	require.Len(t, list, 2)
-	require.Equal(t, "ord_b", list[0].ID)
-	require.Equal(t, domain.OrderFailed, list[0].State)
-	list, err = s.AccountOrders("acct_1", "ord_b", 10)
+	require.Equal(t, "ord_b", list[0].RowID())
+	require.Equal(t, domain.OrderFailed, list[0].(*domain.Order).State)
+	list, err = s.AccountRows("acct_1", domain.KindOrder, "ord_b", 10)
 	require.NoError(t, err)
 	require.Len(t, list, 1)
-	require.Equal(t, "ord_a", list[0].ID)
+	require.Equal(t, "ord_a", list[0].RowID())
+	list, err = s.AccountRows("acct_1", domain.KindTransfer, "", 10)
+	require.NoError(t, err)
+	require.Empty(t, list, "another kind's list is its own")
 
 	var live []string
-	require.NoError(t, s.LiveOrders(10, func(o *domain.Order) error { live = append(live, o.ID); return nil }))
+	require.NoError(t, s.LiveRows(domain.KindOrder, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a", "ord_c"}, live)
 	live = nil
-	require.NoError(t, s.LiveOrders(1, func(o *domain.Order) error { live = append(live, o.ID); return nil }))
+	require.NoError(t, s.LiveRows(domain.KindOrder, 1, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a"}, live, "bounded")
 
 	var events []string
-	require.NoError(t, s.Events(10, func(id string, o *domain.Order) error { events = append(events, id+"="+o.ID); return nil }))
+	require.NoError(t, s.Events(10, func(id string, r domain.Row) error { events = append(events, id+"="+r.RowID()); return nil }))
 	require.Equal(t, []string{"evt_1=ord_b"}, events)
-	o, err := s.EventOrder("evt_1")
+	r, err := s.EventRow("evt_1")
 	require.NoError(t, err)
-	require.Equal(t, "ord_b", o.ID)
+	require.Equal(t, "ord_b", r.RowID())
 
-	st, ok, err := s.LoadOrder("ord_a")
+	ent, ok, err := s.Load(domain.KindOrder, "ord_a", t0)
 	require.NoError(t, err)
 	require.True(t, ok)
+	st := ent.(*domain.OrderState)
 	require.Equal(t, domain.OrderAccepted, st.Order.State)
-	require.Contains(t, st.Idem, "sc")
-	_, ok, err = s.LoadOrder("ord_none")
+	require.NotNil(t, st.Idem.Get("sc"))
+	_, ok, err = s.Load(domain.KindOrder, "ord_none", t0)
 	require.NoError(t, err)
 	require.False(t, ok)
+
+	// The ledger holds one entry per order, in its latest state.
+	var entries []string
+	require.NoError(t, s.scan(ledgerPrefix("acct_1"), func(_, v []byte) error {
+		e, err := domain.UnmarshalLedger(v)
+		require.NoError(t, err)
+		entries = append(entries, e.ID+":"+e.State)
+		return nil
+	}))
+	require.Equal(t, []string{"ord_a:accepted", "ord_b:failed"}, entries)
 }

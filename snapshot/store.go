@@ -142,7 +142,7 @@ func (s *Store) LoadAccount(acct string, now time.Time) (st *domain.AccountState
 	if err != nil {
 		return nil, false, err
 	}
-	st.LoadIdem(idem, now)
+	st.Idem.Load(idem, now)
 	return st, st.Account != nil, nil
 }
 

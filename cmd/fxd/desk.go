@@ -13,10 +13,13 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/relay"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/fx"
+	"github.com/fxd-labs/fxd/pay"
 )
 
 // makerSpreadBps is each embedded maker's spread below the pool mid: the
@@ -40,10 +43,10 @@ func checkFXFlags(f serveFlags) error {
 // its own key and inventory), the gas-only relayer, and the escrow's
 // settle window set to --rfq-settle-timeout. The desk's order hook is set
 // on the engine, which must not have recovered yet.
-func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*fx.Desk, func(), error) {
+func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*fx.Desk, *pay.Desk, func(), error) {
 	pools, err := fx.LoadPools(ctx, ch.Client, ch.Contracts.Pools)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	system := actor.NewActorSystem()
 	var tokens []common.Address
@@ -79,17 +82,30 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 	}
 	if err := errors.Join(errs...); err != nil {
 		stop()
-		return nil, nil, fmt.Errorf("serve: makers: %w", err)
+		return nil, nil, nil, fmt.Errorf("serve: makers: %w", err)
 	}
+	// One relayer for every relay: it numbers the gas key's nonces.
+	relayer := relay.New(ch.Client, ch.Relayer, ch.ChainID)
+	leg := &gasless.Leg{Domain: eip712.Domain{ChainID: ch.ChainID, Permit2: ch.Contracts.Permit2}, Router: ch.Contracts.RelayRouter,
+		Chain: ch.Client, Relayer: relayer, Logger: logger}
 	desk := fx.New(fx.Config{
-		Engine: e, Chain: ch, Pools: pools, Makers: makers,
-		Relayer:       relay.New(ch.Client, ch.Relayer, ch.ChainID),
+		Engine: e, Chain: ch, Pools: pools, Makers: makers, Relayer: relayer, Leg: leg,
 		OrderDeadline: f.orderDeadline, SettleTimeout: f.settleTimeout, Logger: logger,
 	})
 	if err := desk.EnsureSettleWindow(ctx); err != nil {
 		stop()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	e.SetOrderHook(desk.Hook())
-	return desk, stop, nil
+	bySymbol := map[string]common.Address{}
+	for _, c := range domain.Currencies {
+		if a, ok := ch.Contracts.Token(c.Symbol); ok {
+			bySymbol[c.Symbol] = a
+		}
+	}
+	payDesk := pay.New(pay.Config{Engine: e, Chain: ch.Client, ChainID: ch.ChainID, Tokens: bySymbol, Leg: leg, Pools: pools,
+		Factory: ch.Contracts.PaymentLinkFactory, AcceptDeadline: f.orderDeadline, Logger: logger})
+	e.SetHook(domain.KindOrder, desk.Hook())
+	e.SetHook(domain.KindTransfer, payDesk.Hook())
+	e.SetHook(domain.KindLink, payDesk.Hook())
+	return desk, payDesk, stop, nil
 }

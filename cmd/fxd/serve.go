@@ -39,6 +39,7 @@ type serveFlags struct {
 	makers                            int
 	makerFault                        string
 	orderDeadline, settleTimeout      time.Duration
+	publicURL                         string
 }
 
 func runServe(args []string) error {
@@ -58,6 +59,7 @@ func runServe(args []string) error {
 	fs.StringVar(&f.makerFault, "maker-fault", "none", "market makers' fault: none, or skip-settle (never settle, so escrows are refunded)")
 	fs.DurationVar(&f.orderDeadline, "order-deadline", fx.DefaultOrderDeadline, "FX order deadline after accept")
 	fs.DurationVar(&f.settleTimeout, "rfq-settle-timeout", fx.DefaultSettleTimeout, "RFQ maker settlement window (whole seconds); then the escrow is refunded")
+	fs.StringVar(&f.publicURL, "public-url", "", "public base URL of the API as callers reach it (payment link urls); default http://<listen><base path>")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func runServe(args []string) error {
 	if f.env == "live" && f.chain == connect.ModeEmbedded {
 		logger.Warn("the embedded chain is a test chain; --env live should run with --chain rpc")
 	}
-	desk, stopMakers, err := openDesk(ctx, f, engine, ch, logger)
+	desk, payDesk, stopMakers, err := openDesk(ctx, f, engine, ch, logger)
 	if err != nil {
 		engine.Close()
 		return err
@@ -113,8 +115,12 @@ func runServe(args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
 	}
+	if f.publicURL == "" {
+		f.publicURL = "http://" + pubLn.Addr().String() + basePath
+	}
+	payDesk.SetPublicBase(f.publicURL)
 	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk}, engine)
+		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk, Pay: payDesk}, engine)
 	if err != nil {
 		return err
 	}
@@ -139,6 +145,10 @@ func runServe(args []string) error {
 		return err
 	}
 	defer desk.Stop()
+	if err := payDesk.Start(w); err != nil {
+		return err
+	}
+	defer payDesk.Stop()
 	stopRates := observeRates(api, logger)
 	defer stopRates()
 	// Serve signed requests only from the second they may carry.

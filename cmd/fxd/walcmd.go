@@ -85,12 +85,19 @@ func dumpWAL(dir string) error {
 				ev["challenge"] = e.Challenge
 			case e.Order != nil:
 				ev["order"] = domain.ViewOrder(e.Order)
-				if e.Order.EventID != "" {
-					ev["event_id"] = e.Order.EventID
-				}
+			case e.Transfer != nil:
+				ev["transfer"] = domain.ViewTransfer(e.Transfer)
+			case e.Link != nil:
+				ev["payment_link"] = domain.ViewLink(e.Link)
+				ev["forwarded"] = e.Link.Forwarded.String()
+			case e.Claim != nil:
+				ev["claim"] = e.Claim
 			case e.Idem != nil:
 				ev["idempotency"] = map[string]any{"scope": e.Idem.Scope, "status": e.Idem.Status,
 					"body": string(e.Idem.Body), "created_at": e.Idem.CreatedAt}
+			}
+			if r := e.Row(); r != nil && r.RowEventID() != "" {
+				ev["event_id"] = r.RowEventID()
 			}
 			if e.ID != "" {
 				ev["id"] = e.ID

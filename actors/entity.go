@@ -1,0 +1,214 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// ErrNoAccount is returned for an account id that does not exist.
+var ErrNoAccount = errors.New("actors: no such account")
+
+// ErrNoEntity is returned for an entity (order, transfer, payment link) the
+// store holds nothing for.
+var ErrNoEntity = errors.New("actors: no such entity")
+
+// ErrNoOrder is ErrNoEntity under the name FX callers know.
+var ErrNoOrder = ErrNoEntity
+
+// execMsg asks an entity to run a command; the result goes to done.
+type execMsg struct {
+	req  domain.Request
+	done chan<- domain.Outcome
+}
+
+// readMsg asks an entity to answer fn from its committed state, on its own
+// goroutine. fn must return something immutable (a row, a reply).
+type readMsg struct {
+	fn   func(domain.Entity) any
+	done chan<- any
+}
+
+// entityActor hosts one entity's state machine, of any kind (DESIGN.md: one
+// actor per account, order, transfer, payment link). It decides on its
+// speculative state, hands the events to the log, and applies them to its
+// committed state once durable; only then does the reply leave, and only
+// then does the kind's commit work run (the key directory, the published
+// account view, the chain side's hook).
+type entityActor struct {
+	e         *Engine
+	kind      domain.Kind
+	id        string
+	entry     *entry
+	spec      domain.Entity // everything handed to the log
+	committed domain.Entity // only what is durable
+	replies   replyQueue
+}
+
+// Receive is the actor's mailbox loop body.
+func (a *entityActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		a.replies.entity = a.id
+		ctx.SetReceiveTimeout(a.e.cfg.PassivateAfter)
+	case execMsg:
+		atomic.AddInt64(&a.entry.inflight, -1)
+		a.exec(ctx, m)
+	case readMsg:
+		atomic.AddInt64(&a.entry.inflight, -1)
+		m.done <- m.fn(a.committed)
+	case durableMsg:
+		a.replies.durable(m.index, a.commit)
+	case askMsg, accountInfoMsg:
+		atomic.AddInt64(&a.entry.inflight, -1)
+		a.receiveAccount(m)
+	case probeMsg: // sent by tests straight to the pid, not counted
+		a.receiveAccount(m)
+	case *actor.ReceiveTimeout:
+		a.e.maybePassivate(ctx, a.id, a.entry, &a.replies)
+	}
+}
+
+func (a *entityActor) exec(ctx actor.Context, m execMsg) {
+	env := a.e.env(a.id)
+	inFlight := m.req.Idem != nil && a.spec.InFlight(a.committed, m.req.Idem.Scope, env.Now)
+	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
+}
+
+// commit applies durable events to the committed state, then runs the
+// kind's commit work and the hook set for the kind.
+func (a *entityActor) commit(events []domain.Event) {
+	for i := range events {
+		a.committed.Apply(&events[i])
+	}
+	if a.kind == domain.KindAccount {
+		a.commitAccount(events)
+	}
+	if hook := a.e.hooks[a.kind]; hook != nil {
+		hook(a.id, events)
+	}
+}
+
+// SetHook sets the function called with every durable record of an entity
+// of kind k, on that entity's actor after its committed state has it (the
+// FX desk and the payments desk drive their chain side from it). It must
+// not block, and must not post to an entity while holding a lock that
+// entity's commit takes. Call it before Recover: no actor runs before then.
+func (e *Engine) SetHook(k domain.Kind, fn func(id string, events []domain.Event)) {
+	if e.ready.Load() {
+		panic("actors: SetHook after Recover")
+	}
+	e.hooks[k] = fn
+}
+
+// Exec runs a command on the existing entity id, of the command's kind,
+// and waits for its durable reply. An id the store holds nothing for is
+// ErrNoAccount or ErrNoEntity, and no actor is spawned, so probing random
+// ids costs no memory. If ctx ends first the command may still complete
+// (its reply is dropped); the caller answers 503 and an idempotent retry
+// finds the outcome.
+func (e *Engine) Exec(ctx context.Context, id string, req domain.Request) (domain.Outcome, error) {
+	return e.exec(ctx, id, req, false)
+}
+
+// Create is Exec for a command that may create entity id (accept, create
+// transfer, create link).
+func (e *Engine) Create(ctx context.Context, id string, req domain.Request) (domain.Outcome, error) {
+	return e.exec(ctx, id, req, true)
+}
+
+func (e *Engine) exec(ctx context.Context, id string, req domain.Request, create bool) (domain.Outcome, error) {
+	kind := req.Cmd.Target()
+	if k, ok := domain.KindOf(id); !ok || k != kind {
+		panic(fmt.Sprintf("actors: %T is for a %s, not for %q", req.Cmd, kind, id))
+	}
+	done := make(chan domain.Outcome, 1)
+	if err := e.sendTo(id, execMsg{req: req, done: done}, func() (*entry, error) { return e.activate(kind, id, create) }); err != nil {
+		return domain.Outcome{}, err
+	}
+	return await(ctx, id, done)
+}
+
+// Read answers fn from the committed state of entity id, on its actor.
+func (e *Engine) Read(ctx context.Context, id string, fn func(domain.Entity) any) (any, error) {
+	kind, ok := domain.KindOf(id)
+	if !ok {
+		return nil, e.missing(domain.KindOrder)
+	}
+	done := make(chan any, 1)
+	if err := e.sendTo(id, readMsg{fn: fn, done: done}, func() (*entry, error) { return e.activate(kind, id, false) }); err != nil {
+		return nil, err
+	}
+	return await(ctx, id, done)
+}
+
+// Order returns the committed row of order id, or ErrNoOrder.
+func (e *Engine) Order(ctx context.Context, id string) (*domain.Order, error) {
+	if k, ok := domain.KindOf(id); !ok || k != domain.KindOrder {
+		return nil, ErrNoOrder
+	}
+	v, err := e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.OrderState).Order })
+	if err != nil {
+		return nil, err
+	}
+	if o := v.(*domain.Order); o != nil {
+		return o, nil
+	}
+	return nil, ErrNoOrder // an entity holding only stored answers
+}
+
+// activate loads an entity from the store and spawns its actor. Without
+// create, an id the store holds nothing for is refused.
+func (e *Engine) activate(kind domain.Kind, id string, create bool) (*entry, error) {
+	st, ok, err := e.store.Load(kind, id, e.cfg.Clock())
+	if err != nil {
+		e.fatal(err)
+	}
+	if !ok && !create {
+		return nil, e.missing(kind)
+	}
+	if ok && create && kind == domain.KindAccount {
+		panic("actors: fresh account id " + id + " already exists")
+	}
+	en := &entry{}
+	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone()}
+	en.pid = e.system.Root.Spawn(entityProps(a))
+	return en, nil
+}
+
+func (e *Engine) missing(kind domain.Kind) error {
+	if kind == domain.KindAccount {
+		return ErrNoAccount
+	}
+	return ErrNoEntity
+}
+
+// waitApplied waits until the snapshot store holds index.
+func (e *Engine) waitApplied(ctx context.Context, index uint64) error {
+	for e.applied.Load() < index {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Microsecond):
+		}
+	}
+	return nil
+}
+
+// maybePassivate stops an idle actor once the snapshot store holds all of
+// its writes and no message is on its way to it. Otherwise it arms the
+// idle timer again: protoactor's receive timeout fires once and is then
+// cancelled, so without this an actor busy at that moment would stay in
+// memory for good.
+func (e *Engine) maybePassivate(ctx actor.Context, id string, en *entry, q *replyQueue) {
+	if q.idle(e) && e.unregister(id, en) {
+		ctx.Stop(ctx.Self())
+		return
+	}
+	ctx.SetReceiveTimeout(e.cfg.PassivateAfter)
+}

@@ -1,0 +1,42 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// AccountRows lists an account's records of kind k (orders, transfers,
+// payment links), newest first, once the store holds every write
+// acknowledged so far (read-your-writes for lists).
+func (e *Engine) AccountRows(ctx context.Context, acct string, k domain.Kind, startingAfter string, limit int) ([]domain.Row, error) {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return nil, err
+	}
+	return e.store.AccountRows(acct, k, startingAfter, limit)
+}
+
+// LiveRows calls fn for every record of kind k not in an end state (at
+// start: the records whose chain side must be resumed), at most max.
+func (e *Engine) LiveRows(k domain.Kind, max int, fn func(domain.Row) error) error {
+	return e.store.LiveRows(k, max, fn)
+}
+
+// Ledger calls fn with the account's ledger entries f selects, newest
+// first, below startingAfter, until fn returns false, once the store holds
+// every write acknowledged so far.
+func (e *Engine) Ledger(ctx context.Context, acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerEntry) bool) error {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return err
+	}
+	return e.store.Ledger(acct, startingAfter, f, fn)
+}
+
+// RowByKey returns the row a lookup key names (domain.AddressKey), nil if
+// none, once the store holds every write acknowledged so far.
+func (e *Engine) RowByKey(ctx context.Context, key string) (domain.Row, error) {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return nil, err
+	}
+	return e.store.RowByKey(key)
+}

@@ -1,0 +1,112 @@
+package gasless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/verify"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// Outcome is what the chain made of a relayed leg: executed (TxHash,
+// AmountOut from its verified log) or not (Reason decoded from our
+// contracts' ABIs; TxHash empty when the chain refused it before broadcast).
+type Outcome struct {
+	TxHash    string
+	Success   bool
+	AmountOut *big.Int
+	Reason    string
+}
+
+// Relay executes the signed leg with the gas-only key and waits for its
+// outcome. It is safe to run again after a restart: a leg the router
+// already executed is found by its event and reported, never sent twice,
+// and Permit2's single-use nonce refuses a second execution anyway. An
+// error means try again later (chain unreachable, relayer busy, a relay of
+// this leg still pending).
+func (l *Leg) Relay(ctx context.Context, t *domain.GaslessTerms, sig string) (Outcome, error) {
+	if out, done, err := l.executed(ctx, t); done || err != nil {
+		return out, err
+	}
+	raw, err := relaySig(sig)
+	if err != nil {
+		return Outcome{Reason: err.Error()}, nil
+	}
+	tx, err := l.Relayer.Send(ctx, l.Router, calldata(t, raw), 0)
+	var revert rpc.DataError
+	switch {
+	case errors.As(err, &revert):
+		// A relay sent before a restart may still be pending: its Permit2
+		// nonce is then spent in the pending state, and this estimate
+		// reverts for that reason alone. Wait for it to be mined.
+		if spent, nerr := l.nonceSpent(ctx, t); nerr != nil || spent {
+			return Outcome{}, errors.Join(nerr, errors.New("gasless: the leg's Permit2 nonce is spent by a pending relay"))
+		}
+		return Outcome{Reason: verify.Reason("relay refused by the chain", err)}, nil
+	case err != nil && tx == nil:
+		return Outcome{}, err // busy or unreachable: try again
+	}
+	l.Logger.Info("gasless leg relayed", "order_hash", OrderHash(t).Hex(), "tx", tx.Hash().Hex())
+	rcpt, err := l.Relayer.Wait(ctx, tx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	for _, lg := range rcpt.Logs {
+		if out, err := Executed(t, *lg, l.Router); err == nil {
+			return Outcome{TxHash: tx.Hash().Hex(), Success: true, AmountOut: out}, nil
+		}
+	}
+	// Reverted. Another transaction (before a restart) may have executed it.
+	if out, done, err := l.executed(ctx, t); done || err != nil {
+		return out, err
+	}
+	return Outcome{TxHash: tx.Hash().Hex(), Reason: l.minedRevertReason(ctx, t, raw)}, nil
+}
+
+// executed looks for an earlier execution of the leg.
+func (l *Leg) executed(ctx context.Context, t *domain.GaslessTerms) (Outcome, bool, error) {
+	lg, err := verify.Find(ctx, l.Chain, l.Router, TopicExecuted, OrderHash(t), logLookback)
+	if err != nil || lg == nil {
+		return Outcome{}, false, err
+	}
+	out, err := Executed(t, *lg, l.Router)
+	if err != nil {
+		return Outcome{}, false, err
+	}
+	return Outcome{TxHash: lg.TxHash.Hex(), Success: true, AmountOut: out}, true, nil
+}
+
+// minedRevertReason names why a mined relay reverted: a receipt carries no
+// revert data, so the call is simulated again; the state may have moved,
+// and then the generic reason stands.
+func (l *Leg) minedRevertReason(ctx context.Context, t *domain.GaslessTerms, sig []byte) string {
+	var rev *verify.Revert
+	if err := verify.Simulate(ctx, l.Chain, l.Relayer.Address(), l.Router, calldata(t, sig)); errors.As(err, &rev) {
+		return domain.ReasonRelayReverted + ": " + rev.Reason
+	}
+	return domain.ReasonRelayReverted
+}
+
+// nonceSpent reports whether the leg's Permit2 nonce is used in the pending
+// state (Permit2's unordered nonces: bit nonce%256 of word nonce/256 of the
+// signer's bitmap). Nonces are 128 random bits per leg, so a spent one
+// means this leg's signature was executed or is about to be.
+func (l *Leg) nonceSpent(ctx context.Context, t *domain.GaslessTerms) (bool, error) {
+	p2, err := fxbind.NewPermit2Caller(l.Domain.Permit2, l.Chain)
+	if err != nil {
+		return false, err
+	}
+	word := new(big.Int).Rsh(t.Nonce, 8)
+	bitmap, err := p2.NonceBitmap(&bind.CallOpts{Context: ctx, Pending: true}, common.HexToAddress(t.Signer), word)
+	if err != nil {
+		return false, fmt.Errorf("gasless: nonceBitmap: %w", err)
+	}
+	return bitmap.Bit(int(new(big.Int).And(t.Nonce, big.NewInt(255)).Int64())) == 1, nil
+}

@@ -1,0 +1,136 @@
+package domain
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	plID    = "pl_000001"
+	fwdAddr = "0x00000000000000000000000000000000000000C4"
+)
+
+func createLinkCmd() CreateLink {
+	return CreateLink{ID: plID, Account: acctID, Currency: "USDC", Amount: bi("100000000"), Description: "invoice 9",
+		PayoutWallet: addrSum, ReceiveAddress: fwdAddr, TokenAddress: tokenUSDC, ChainID: 1337,
+		URL: "http://127.0.0.1:8080/public/v1/pay/" + plID}
+}
+
+func pay(tx string, i uint64, amount string) PayLink {
+	return PayLink{Payments: []LinkPayment{{TxHash: tx, LogIndex: i, Amount: bi(amount)}}}
+}
+
+func runLink(t *testing.T, c *clock, s *LinkState, cmds ...Command) []Reply {
+	t.Helper()
+	var out []Reply
+	for _, cmd := range cmds {
+		rows, reply, err := s.Decide(cmd, c.env())
+		if err != nil {
+			reply = err.Reply()
+		}
+		for _, r := range rows {
+			s.applyRow(r)
+		}
+		out = append(out, reply)
+		c.advance(time.Second)
+	}
+	return out
+}
+
+// A link paid in two parts: the second reaches the amount and fires the
+// event once; a log counted twice changes nothing; money after that is
+// late, with its own ledger entry, and all of it is forwarded.
+func TestLinkPaidInParts(t *testing.T) {
+	c := newClock()
+	s := NewLinkState()
+	r := runLink(t, c, s, createLinkCmd())
+	require.Equal(t, 201, r[0].Status, string(r[0].Body))
+	require.JSONEq(t, `{"id":"pl_000001","url":"http://127.0.0.1:8080/public/v1/pay/pl_000001","state":"open","currency":"USDC",
+		"amount":"100","amount_received":"0","receive_address":"`+fwdAddr+`","payout_wallet":"`+addrSum+`","description":"invoice 9",
+		"expires_at":null,"paid_at":null,"tx_hashes":[],"created_at":"2026-01-01T00:00:00Z"}`, string(r[0].Body))
+
+	r = runLink(t, c, s, pay(hashFund, 0, "40000000"), pay(hashFund, 0, "40000000"), pay(hashOther, 3, "60000000"))
+	require.Equal(t, []int{200, 200, 200}, statuses(r))
+	require.Contains(t, string(r[1].Body), `"amount_received":"40"`, "a log counts once")
+	l := s.Link
+	require.Equal(t, LinkPaid, l.State)
+	require.Equal(t, "100", FormatAmount(l.Received, 6))
+	require.Equal(t, "evt_000001", l.EventID)
+	require.Equal(t, t0.Add(3*time.Second), l.PaidAt)
+	require.True(t, l.Live(), "money not forwarded yet keeps it live")
+
+	r = runLink(t, c, s, pay(hashMaker, 1, "5000000"), CancelLink{Account: acctID})
+	require.Equal(t, []int{200, 409}, statuses(r))
+	require.Equal(t, "100", FormatAmount(s.Link.Received, 6), "late money does not count toward the amount")
+	entries := s.Link.Ledger()
+	require.Len(t, entries, 2)
+	require.Equal(t, LinkPaid, entries[0].State)
+	require.Equal(t, hashOther, entries[0].TxHash)
+	require.Equal(t, LedgerLate, entries[1].State)
+	require.Equal(t, "plp_000002", entries[1].ID)
+	require.Equal(t, "5000000", entries[1].AmountIn.String())
+	require.Equal(t, []string{hashFund, hashOther}, ViewLink(s.Link).TxHashes)
+
+	require.Equal(t, "105000000", s.Link.Unforwarded().String())
+	r = runLink(t, c, s, LinkForwarded{Total: bi("100000000"), TxHash: hashRefnd}, LinkForwarded{Total: bi("100000000")},
+		LinkForwarded{Total: bi("105000000")})
+	require.Equal(t, []int{200, 200, 200}, statuses(r))
+	require.False(t, s.Link.Live(), "paid and fully forwarded")
+	require.Equal(t, hashRefnd, s.Link.ForwardTxHash)
+}
+
+func TestLinkCancelAndExpire(t *testing.T) {
+	c := newClock()
+	s := NewLinkState()
+	cmd := createLinkCmd()
+	cmd.ExpiresAt = t0.Add(time.Hour)
+	runLink(t, c, s, cmd)
+	r := runLink(t, c, s, CancelLink{Account: "acct_other"}, ExpireLink{}, CancelLink{Account: acctID}, CancelLink{Account: acctID})
+	require.Equal(t, []int{404, 409, 200, 409}, statuses(r))
+	require.Equal(t, LinkCancelled, s.Link.State)
+	require.False(t, s.Link.Live())
+
+	s = NewLinkState()
+	runLink(t, c, s, createLinkCmd())
+	c.now = t0.Add(2 * time.Hour)
+	require.Equal(t, []int{409}, statuses(runLink(t, c, s, ExpireLink{})), "a link without expires_at never expires")
+	s = NewLinkState()
+	c = newClock()
+	runLink(t, c, s, cmd)
+	c.now = t0.Add(time.Hour + time.Second)
+	require.Equal(t, []int{200}, statuses(runLink(t, c, s, ExpireLink{})))
+	require.Equal(t, LinkExpired, s.Link.State)
+	require.Empty(t, s.Link.EventID)
+}
+
+func TestLinkCreateValidationAndCodec(t *testing.T) {
+	for name, edit := range map[string]func(*CreateLink){
+		"refused":  func(c *CreateLink) { c.Refusal = ErrNotPermitted(MsgNotPermittedPay) },
+		"amount":   func(c *CreateLink) { c.Amount = bi("0") },
+		"currency": func(c *CreateLink) { c.Currency = "DOGE" },
+		"expired":  func(c *CreateLink) { c.ExpiresAt = t0 },
+		"payout":   func(c *CreateLink) { c.PayoutWallet = "0x1" },
+		"desc":     func(c *CreateLink) { c.Description = "bell\a" },
+	} {
+		cmd := createLinkCmd()
+		edit(&cmd)
+		rows, _, err := NewLinkState().Decide(cmd, newClock().env())
+		require.Nil(t, rows, name)
+		require.NotNil(t, err, name)
+	}
+	c := newClock()
+	s := NewLinkState()
+	runLink(t, c, s, createLinkCmd(), pay(hashFund, 0, "100000000"), pay(hashOther, 1, "1"), LinkForwarded{Total: bi("7"), TxHash: hashMaker})
+	back, err := UnmarshalLink(MarshalLink(nil, s.Link))
+	require.NoError(t, err)
+	require.Equal(t, s.Link, back)
+	rec := Record{Entity: plID, Events: LinkEvents([]*Link{s.Link})}
+	got, err := UnmarshalRecord(MarshalRecord(nil, &rec))
+	require.NoError(t, err)
+	require.Equal(t, rec, got)
+	row := *s.Link
+	row.Forwarded = bi("1") // less than before: not a successor
+	require.Panics(t, func() { s.applyRow(&row) })
+}

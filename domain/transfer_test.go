@@ -1,0 +1,205 @@
+package domain
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	trID      = "tr_000001"
+	erc20JS   = `{"type":"erc20_transfer","tx":{"chainId":1337,"to":"0x0","data":"0x","value":"0"}}`
+	tokenUSDC = "0x00000000000000000000000000000000000000A1"
+	tokenEURC = "0x00000000000000000000000000000000000000e2"
+	poolAddr  = "0x00000000000000000000000000000000000000F3"
+)
+
+func createTransferCmd(from, to string) CreateTransfer {
+	c := CreateTransfer{ID: trID, Account: acctID, FromCurrency: from, Currency: to, Amount: bi("250000000"),
+		Recipient: addr2Sum, SourceWallet: addrLower, Memo: "rent", ExpiresAt: t0.Add(TransferTTL)}
+	if from == to {
+		c.Signing = []byte(erc20JS)
+	}
+	return c
+}
+
+func gaslessLeg() *GaslessTerms {
+	return &GaslessTerms{Signer: addrSum, TokenIn: tokenUSDC, TokenOut: "0x00000000000000000000000000000000000000E2",
+		AmountIn: bi("250000000"), MinAmountOut: bi("228000000"), Recipient: addr2Sum, Pool: poolAddr,
+		Deadline: bi("1767225720"), Nonce: bi("77")}
+}
+
+// runTransfer decides and applies each command in turn and returns every
+// reply; a refused command applies nothing.
+func runTransfer(t *testing.T, c *clock, s *TransferState, cmds ...Command) []Reply {
+	t.Helper()
+	var replies []Reply
+	for _, cmd := range cmds {
+		rows, reply, err := s.Decide(cmd, c.env())
+		if err != nil {
+			reply = err.Reply()
+		}
+		for _, r := range rows {
+			s.applyRow(r)
+		}
+		replies = append(replies, reply)
+		c.advance(time.Second)
+	}
+	return replies
+}
+
+func TestTransferSameCurrency(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	r := runTransfer(t, c, s, createTransferCmd("USDC", "USDC"))
+	require.Equal(t, 201, r[0].Status, string(r[0].Body))
+	require.JSONEq(t, `{"id":"tr_000001","state":"created","from_currency":"USDC","currency":"USDC","amount":"250",
+		"amount_out":"250","min_amount_out":"250","recipient":"`+addr2Sum+`","contact_id":null,"source_wallet":"`+addrSum+`",
+		"memo":"rent","signing":`+erc20JS+`,"tx_hash":null,"failure_reason":null,"expires_at":"2026-01-01T01:00:00Z",
+		"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`, string(r[0].Body))
+
+	r = runTransfer(t, c, s,
+		SubmitTransferSignature{Signature: "0x01", Verified: true},  // wrong kind of submit
+		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // not mined yet
+		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // the same again: an answer
+		SubmitTransferTx{TxHash: hashOther, Status: TxVerified},     // another tx while one is pending
+		TransferMined{TxHash: hashFund, Success: true, LogIndex: 3}, // the watcher finishes it
+		SubmitTransferTx{TxHash: hashFund, Status: TxVerified},      // the caller's submit after that
+		ExpireTransfer{},
+	)
+	require.Equal(t, []int{400, 200, 200, 409, 200, 200, 409}, statuses(r))
+	require.Equal(t, TransferConfirmed, s.Transfer.State)
+	require.Equal(t, hashFund, s.Transfer.TxHash)
+	require.Equal(t, uint64(3), s.Transfer.LogIndex)
+	require.Equal(t, "evt_000001", s.Transfer.EventID)
+}
+
+func TestTransferSameCurrencyVerifiedAtOnce(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	r := runTransfer(t, c, s, createTransferCmd("EURC", "EURC"), SubmitTransferTx{TxHash: hashFund, Status: TxVerified, LogIndex: 1},
+		SubmitTransferTx{TxHash: hashOther, Status: TxVerified})
+	require.Equal(t, []int{201, 200, 409}, statuses(r))
+	require.Equal(t, TransferConfirmed, s.Transfer.State)
+}
+
+func TestTransferCrossCurrency(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	issues := Issues{Allowance: &AllowanceIssue{Token: tokenUSDC, Spender: "0xP", Actual: "0", Required: "250"}}
+	accept := AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{"type":"permit2_witness"}`), Issues: issues}
+	r := runTransfer(t, c, s, createTransferCmd("USDC", "EURC"))
+	require.Equal(t, 201, r[0].Status)
+	require.Contains(t, string(r[0].Body), `"amount_out":null,"min_amount_out":null`)
+	require.Contains(t, string(r[0].Body), `"signing":null`)
+
+	other := accept
+	other.Account = "acct_other"
+	wrong := accept
+	wrong.Gasless = gaslessLeg()
+	wrong.Gasless.Recipient = addrSum // not the payee
+	r = runTransfer(t, c, s, other, wrong, SubmitTransferTx{TxHash: hashFund, Status: TxPending},
+		SubmitTransferSignature{Signature: "0x01", Verified: true}, // before accept
+		accept, accept)
+	require.Equal(t, []int{404, 400, 400, 409, 200, 200}, statuses(r))
+	require.Contains(t, string(r[4].Body), `"issues":{"allowance":{"token":"`+tokenUSDC+`","spender":"0xP","actual":"0","required":"250"},"balance":null}`)
+	require.Contains(t, string(r[5].Body), `"state":"accepted"`, "a re-accept answers as it is")
+	require.Equal(t, "2026-01-01T00:02:00Z", RFC3339(s.Transfer.ExpiresAt), "the leg's deadline")
+
+	short := ErrPreflight(CodeInsufficientAllowance, "allowance short")
+	r = runTransfer(t, c, s,
+		SubmitTransferSignature{Signature: "0x01", Verified: false},
+		SubmitTransferSignature{Signature: "0x01", Verified: true, Preflight: short},
+		SubmitTransferSignature{Signature: "0x01", Verified: true},
+		TransferMined{TxHash: hashOther, Success: true, AmountOut: bi("1")}, // below min_amount_out
+		TransferMined{TxHash: hashOther, Success: true, AmountOut: bi("228500000")},
+	)
+	require.Equal(t, []int{400, 400, 200, 400, 200}, statuses(r))
+	require.Contains(t, string(r[0].Body), CodeInvalidSignature)
+	require.Contains(t, string(r[1].Body), CodeInsufficientAllowance)
+	require.Equal(t, TransferConfirmed, s.Transfer.State)
+	require.Equal(t, "228500000", s.Transfer.AmountOut.String())
+	require.Equal(t, hashOther, s.Transfer.TxHash)
+}
+
+func TestTransferRelayFailsAndExpiry(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	accept := AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{}`)}
+	runTransfer(t, c, s, createTransferCmd("USDC", "EURC"), accept, SubmitTransferSignature{Signature: "0x01", Verified: true},
+		TransferMined{Reason: "InsufficientBalance(0xA, 0, 1)"})
+	require.Equal(t, TransferFailed, s.Transfer.State)
+	require.Equal(t, "InsufficientBalance(0xA, 0, 1)", s.Transfer.FailureReason)
+	require.NotEmpty(t, s.Transfer.EventID)
+
+	s = NewTransferState()
+	c = newClock()
+	r := runTransfer(t, c, s, createTransferCmd("USDC", "USDC"), ExpireTransfer{})
+	require.Equal(t, []int{201, 409}, statuses(r), "not before its expiry")
+	c.now = t0.Add(TransferTTL + time.Second)
+	r = runTransfer(t, c, s, SubmitTransferTx{TxHash: hashFund, Status: TxPending}, ExpireTransfer{})
+	require.Equal(t, []int{409, 200}, statuses(r))
+	require.Equal(t, TransferExpired, s.Transfer.State)
+	require.Empty(t, s.Transfer.EventID, "expiry fires no event")
+}
+
+func TestTransferCreateValidation(t *testing.T) {
+	for name, edit := range map[string]func(*CreateTransfer){
+		"refused":     func(c *CreateTransfer) { c.Refusal = ErrNotPermitted(MsgNotPermittedPay) },
+		"zero amount": func(c *CreateTransfer) { c.Amount = bi("0") },
+		"too much":    func(c *CreateTransfer) { c.Amount = bi("10000000000001") },
+		"currency":    func(c *CreateTransfer) { c.Currency = "BTC" },
+		"recipient":   func(c *CreateTransfer) { c.Recipient = "0x12" },
+		"memo":        func(c *CreateTransfer) { c.Memo = string(make([]byte, 141)) },
+		"expired":     func(c *CreateTransfer) { c.ExpiresAt = t0 },
+	} {
+		cmd := createTransferCmd("USDC", "USDC")
+		edit(&cmd)
+		rows, _, err := NewTransferState().Decide(cmd, newClock().env())
+		require.Nil(t, rows, name)
+		require.NotNil(t, err, name)
+	}
+	_, _, err := NewTransferState().Decide(createTransferCmd("USDC", "USDC"), newClock().env())
+	require.Nil(t, err)
+	_, _, err = NewTransferState().Decide(ExpireTransfer{}, newClock().env())
+	require.Equal(t, 404, err.Status)
+}
+
+func TestTransferCodecRoundTrip(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	runTransfer(t, c, s, createTransferCmd("USDC", "EURC"),
+		AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{"a":1}`)},
+		SubmitTransferSignature{Signature: "0x01", Verified: true})
+	back, err := UnmarshalTransfer(MarshalTransfer(nil, s.Transfer))
+	require.NoError(t, err)
+	require.Equal(t, s.Transfer, back)
+	rec := Record{Entity: trID, Events: TransferEvents([]*Transfer{s.Transfer})}
+	got, err := UnmarshalRecord(MarshalRecord(nil, &rec))
+	require.NoError(t, err)
+	require.Equal(t, rec, got)
+	_, err = UnmarshalTransfer(MarshalTransfer(nil, &Transfer{ID: trID, State: "bogus"}))
+	require.Error(t, err)
+}
+
+func TestTransferApplyRefusesOffGraph(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	runTransfer(t, c, s, createTransferCmd("USDC", "USDC"))
+	row := *s.Transfer
+	row.State = TransferFailed // created → failed is not a transition
+	row.EventID = "evt_x"
+	require.Panics(t, func() { s.applyRow(&row) })
+	row = *s.Transfer
+	row.State = TransferConfirmed // an event state without its event id
+	require.Panics(t, func() { s.applyRow(&row) })
+}
+
+func statuses(rs []Reply) []int {
+	out := make([]int, len(rs))
+	for i, r := range rs {
+		out[i] = r.Status
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/client"
+)
+
+// linkView is a payment link as its account sees it (CONTRACT.md).
+type linkView struct {
+	ID             string   `json:"id"`
+	URL            string   `json:"url"`
+	State          string   `json:"state"`
+	Currency       string   `json:"currency"`
+	Amount         string   `json:"amount"`
+	AmountReceived string   `json:"amount_received"`
+	ReceiveAddress string   `json:"receive_address"`
+	PayoutWallet   string   `json:"payout_wallet"`
+	Description    *string  `json:"description"`
+	ExpiresAt      *string  `json:"expires_at"`
+	PaidAt         *string  `json:"paid_at"`
+	TxHashes       []string `json:"tx_hashes"`
+	CreatedAt      string   `json:"created_at"`
+}
+
+// publicLinkView is GET /pay/{id}.
+type publicLinkView struct {
+	ID             string  `json:"id"`
+	State          string  `json:"state"`
+	Currency       string  `json:"currency"`
+	Amount         string  `json:"amount"`
+	AmountReceived string  `json:"amount_received"`
+	Description    *string `json:"description"`
+	ReceiveAddress string  `json:"receive_address"`
+	TokenAddress   string  `json:"token_address"`
+	ChainID        uint64  `json:"chain_id"`
+	ExpiresAt      *string `json:"expires_at"`
+}
+
+func (tr *fxTrader) createLink(t *testing.T, body string) linkView {
+	t.Helper()
+	resp := call(t, tr.c, "POST", basePath+"/payment-links", body, nil)
+	require.Equal(t, 201, resp.Status, "%s", resp.Body)
+	var v linkView
+	decodeStrictJSON(t, resp.Body, &v)
+	return v
+}
+
+func (tr *fxTrader) link(t *testing.T, id string) linkView {
+	t.Helper()
+	resp := call(t, tr.c, "GET", basePath+"/payment-links/"+id, "", nil)
+	require.Equal(t, 200, resp.Status, "%s", resp.Body)
+	var v linkView
+	decodeStrictJSON(t, resp.Body, &v)
+	return v
+}
+
+// awaitLink polls until the link is in state (or fails on another end state).
+func (tr *fxTrader) awaitLink(t *testing.T, id, state string, within time.Duration) linkView {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		v := tr.link(t, id)
+		if v.State == state {
+			return v
+		}
+		if v.State != "open" || time.Now().After(deadline) {
+			t.Fatalf("link %s is %s, want %s: %+v\nserver stderr:\n%s", id, v.State, state, v, tail(tr.srv.Stderr(), 8<<10))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// awaitBalance polls until owner holds want of the token.
+func (tr *fxTrader) awaitBalance(t *testing.T, token, owner common.Address, want *big.Int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		got := ethersBalance(t, tr.rpc, tr.chainID, token, owner)
+		if got.Cmp(want) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s holds %s, want %s\nserver stderr:\n%s", owner.Hex(), got, want, tail(tr.srv.Stderr(), 8<<10))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// TestPaymentLinks: a link is paid by strangers' plain ERC-20 transfers to
+// its own receive address, with nobody calling submit; parts add up; the
+// money is forwarded to the payout wallet and nowhere else; money after
+// payment is forwarded too and shown as late; a tx for one link does not
+// pay another; cancel rules; the public routes need no key.
+func TestPaymentLinks(t *testing.T) {
+	t.Parallel()
+	jsDir(t)
+	srv := startServer(t, t.TempDir())
+	merchant := newTrader(t, srv, "merchant", nil)
+	usdc := merchant.tokens["USDC"]
+	payout := merchant.wallet.Address
+	payer := func() ethKey {
+		k := newEthKey(t)
+		srv.faucet(t, k.Address, "USDC", "100")
+		return k
+	}
+
+	l := merchant.createLink(t, `{"currency":"USDC","amount":"30","description":"order #7"}`)
+	require.Equal(t, "open", l.State)
+	require.Equal(t, payout.Hex(), l.PayoutWallet, "the primary wallet by default")
+	require.True(t, strings.HasSuffix(l.URL, basePath+"/pay/"+l.ID), l.URL)
+	require.Equal(t, "0", l.AmountReceived)
+	require.Empty(t, l.TxHashes)
+	pub := callPublic(t, srv.unsigned(t), "GET", basePath+"/pay/"+l.ID)
+	require.Equal(t, 200, pub.Status, "%s", pub.Body)
+	var pv publicLinkView
+	decodeStrictJSON(t, pub.Body, &pv)
+	require.Equal(t, l.ReceiveAddress, pv.ReceiveAddress)
+	require.Equal(t, usdc.Hex(), pv.TokenAddress)
+	require.Equal(t, merchant.chainID, pv.ChainID)
+
+	// Paid in two parts by two strangers; nobody calls submit.
+	recv := common.HexToAddress(l.ReceiveAddress)
+	first, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer(), usdc, recv, units(10))
+	deadline := time.Now().Add(30 * time.Second)
+	for merchant.link(t, l.ID).AmountReceived != "10" {
+		require.True(t, time.Now().Before(deadline), "the watcher counts the first part")
+		time.Sleep(250 * time.Millisecond)
+	}
+	require.Equal(t, "open", merchant.link(t, l.ID).State)
+	second, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer(), usdc, recv, units(20))
+	paid := merchant.awaitLink(t, l.ID, "paid", 30*time.Second)
+	require.Equal(t, "30", paid.AmountReceived)
+	require.NotNil(t, paid.PaidAt)
+	require.Equal(t, []string{strings.ToLower(first.Hex()), strings.ToLower(second.Hex())}, paid.TxHashes)
+	merchant.awaitBalance(t, usdc, payout, units(30), 30*time.Second)
+	require.Equal(t, 0, ethersBalance(t, merchant.rpc, merchant.chainID, usdc, recv).Sign(), "the forwarder keeps nothing")
+
+	// Submitting a counted tx again is an answer; a tx for this link does not pay another.
+	other := merchant.createLink(t, `{"currency":"USDC","amount":"5"}`)
+	unsigned := srv.unsigned(t)
+	again := submitPublic(t, unsigned, l.ID, second.Hex())
+	require.Equal(t, 200, again.Status, "%s", again.Body)
+	requireError(t, submitPublic(t, unsigned, other.ID, second.Hex()), 400, "transfer_not_verified")
+	require.Equal(t, "0", merchant.link(t, other.ID).AmountReceived)
+
+	// Late money: forwarded all the same, and a ledger entry of its own.
+	late, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer(), usdc, recv, units(5))
+	merchant.awaitBalance(t, usdc, payout, units(35), 30*time.Second)
+	require.Equal(t, "30", merchant.link(t, l.ID).AmountReceived, "late money does not count toward the amount")
+	entries := ledgerEntries(t, merchant, "?type=payment_link")
+	var lateEntry map[string]any
+	for _, e := range entries {
+		if e["state"] == "late" {
+			lateEntry = e
+		}
+	}
+	require.NotNil(t, lateEntry, "entries: %v", entries)
+	require.Equal(t, l.ID, lateEntry["reference_id"])
+	require.Equal(t, "5", lateEntry["amount_in"])
+	require.Equal(t, strings.ToLower(late.Hex()), lateEntry["tx_hash"])
+
+	// Cancel rules.
+	requireError(t, call(t, merchant.c, "PATCH", basePath+"/payment-links/"+l.ID, `{"state":"cancelled"}`, nil), 409, "invalid_state")
+	requireError(t, call(t, merchant.c, "PATCH", basePath+"/payment-links/"+other.ID, `{"state":"open"}`, nil), 400, "invalid_request")
+	c := call(t, merchant.c, "PATCH", basePath+"/payment-links/"+other.ID, `{"state":"cancelled"}`, nil)
+	require.Equal(t, 200, c.Status, "%s", c.Body)
+	require.Contains(t, string(c.Body), `"state":"cancelled"`)
+	requireError(t, call(t, merchant.c, "PATCH", basePath+"/payment-links/"+other.ID, `{"state":"cancelled"}`, nil), 409, "invalid_state")
+
+	// Another account sees none of it; an unknown link is 404 on the public page.
+	stranger := newTrader(t, srv, "stranger", nil)
+	requireError(t, call(t, stranger.c, "GET", basePath+"/payment-links/"+l.ID, "", nil), 404, "not_found")
+	requireError(t, call(t, stranger.c, "PATCH", basePath+"/payment-links/"+l.ID, `{"state":"cancelled"}`, nil), 404, "not_found")
+	requireError(t, callPublic(t, unsigned, "GET", basePath+"/pay/pl_nope"), 404, "not_found")
+	list := call(t, merchant.c, "GET", basePath+"/payment-links", "", nil)
+	require.Equal(t, 200, list.Status)
+	var lp struct{ Data []linkView }
+	require.NoError(t, json.Unmarshal(list.Body, &lp))
+	require.Equal(t, []string{other.ID, l.ID}, []string{lp.Data[0].ID, lp.Data[1].ID}, "newest first")
+}
+
+// submitPublic is POST /pay/{id}/submit without a key, as a payer's page sends it.
+func submitPublic(t *testing.T, c *client.Client, id, txHash string) *client.Response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
+	defer cancel()
+	resp, err := c.DoUnsigned(ctx, "POST", basePath+"/pay/"+id+"/submit", []byte(fmt.Sprintf(`{"tx_hash":%q}`, txHash)), nil)
+	require.NoError(t, err)
+	return resp
+}
+
+// ledgerEntries reads one page of GET /transactions.
+func ledgerEntries(t *testing.T, tr *fxTrader, query string) []map[string]any {
+	t.Helper()
+	resp := call(t, tr.c, "GET", basePath+"/transactions"+query, "", nil)
+	require.Equal(t, 200, resp.Status, "%s", resp.Body)
+	var page struct{ Data []map[string]any }
+	require.NoError(t, json.Unmarshal(resp.Body, &page))
+	return page.Data
+}

@@ -1,0 +1,133 @@
+package pay
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/fxd-labs/fxd/chain/gasless"
+	"github.com/fxd-labs/fxd/chain/verify"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/jobs"
+)
+
+// tracked is one live transfer as the chain side sees it.
+type tracked struct{ t *domain.Transfer }
+
+// trackedKeys: a cross-currency transfer is matched by its leg's order
+// hash (the router's event key).
+func trackedKeys(tr *tracked) []common.Hash {
+	if tr.t.Gasless != nil {
+		return []common.Hash{gasless.OrderHash(tr.t.Gasless)}
+	}
+	return nil
+}
+
+// jobKind names the one piece of chain work a transfer needs next.
+type jobKind int
+
+const (
+	jobNone    jobKind = iota
+	jobExpire          // created or accepted, past its expiry
+	jobRelay           // cross-currency, signed: relay the leg until mined
+	jobConfirm         // same-currency, submitted: find the tx mined, verify and claim its log
+)
+
+// nextJob decides what the transfer needs at now. It is pure, so it is
+// table-tested without a chain.
+func nextJob(t *domain.Transfer, now time.Time) jobKind {
+	switch {
+	case (t.State == domain.TransferCreated || t.State == domain.TransferAccepted) && now.After(t.ExpiresAt.Add(expiryGrace)):
+		return jobExpire
+	case t.State == domain.TransferSubmitted && t.Cross():
+		return jobRelay
+	case t.State == domain.TransferSubmitted:
+		return jobConfirm
+	}
+	return jobNone
+}
+
+// next is the driver's Next: the job the transfer needs now, or nil.
+func (d *Desk) next(tr *tracked, now time.Time) jobs.Job[tracked] {
+	switch nextJob(tr.t, now) {
+	case jobExpire:
+		return func(ctx context.Context, tr *tracked) error { return d.exec(ctx, tr.t.ID, domain.ExpireTransfer{}) }
+	case jobRelay:
+		return d.relay
+	case jobConfirm:
+		return d.confirm
+	}
+	return nil
+}
+
+// relay executes the signed leg and reports its outcome.
+func (d *Desk) relay(ctx context.Context, tr *tracked) error {
+	out, err := d.cfg.Leg.Relay(ctx, tr.t.Gasless, tr.t.Signature)
+	if err != nil {
+		return err
+	}
+	return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: out.TxHash, Success: out.Success, AmountOut: out.AmountOut, Reason: out.Reason})
+}
+
+// confirm finishes a same-currency transfer submitted before its tx was
+// mined: nothing while it is pending; confirmed with its claimed log; failed
+// when the tx reverted or holds no log that can confirm it.
+func (d *Desk) confirm(ctx context.Context, tr *tracked) error {
+	rcpt, st, err := verify.Lookup(ctx, d.cfg.Chain, common.HexToHash(tr.t.TxHash))
+	if err != nil || st == verify.Pending {
+		return err
+	}
+	idx, refusal, err := d.claimLog(ctx, tr.t, rcpt, st)
+	if err != nil {
+		return err
+	}
+	if refusal != nil {
+		return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: tr.t.TxHash, Reason: cutReason(refusal.Message)})
+	}
+	return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: tr.t.TxHash, Success: true, LogIndex: idx})
+}
+
+// claimLog finds, in a mined receipt, the Transfer log that pays the
+// transfer (exact token, from the source wallet, to the recipient, exact
+// value) and claims it for the transfer in the tx's claim entity: one log
+// confirms at most one transfer, ever. The refusal is 400
+// transfer_not_verified (reverted, or no such log) or 409 tx_already_used
+// (every such log confirmed another transfer).
+func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Receipt, st verify.Status) (uint64, *domain.Error, error) {
+	if st == verify.Reverted {
+		return 0, domain.ErrTransferNotVerified("transaction %s reverted", rcpt.TxHash.Hex()), nil
+	}
+	token := d.cfg.Tokens[t.Currency]
+	from, to := common.HexToAddress(t.SourceWallet), common.HexToAddress(t.Recipient)
+	var refusal *domain.Error
+	for _, tl := range verify.FindTransfers(rcpt, token, to) {
+		if tl.From != from || tl.Value.Cmp(t.Amount) != 0 {
+			continue
+		}
+		out, err := d.e.Create(ctx, domain.ClaimID(rcpt.TxHash.Hex()), domain.Request{Cmd: domain.ClaimLog{
+			TxHash: rcpt.TxHash.Hex(), LogIndex: uint64(tl.LogIndex), By: t.ID}})
+		if err != nil {
+			return 0, nil, fmt.Errorf("pay: claim %s: %w", rcpt.TxHash.Hex(), err)
+		}
+		if out.Err == nil {
+			return uint64(tl.LogIndex), nil, nil
+		}
+		refusal = out.Err // claimed by another transfer: try the next log
+	}
+	if refusal != nil {
+		return 0, refusal, nil
+	}
+	return 0, domain.ErrTransferNotVerified("transaction %s holds no Transfer of %s %s from %s to %s",
+		rcpt.TxHash.Hex(), domain.FormatAmount(t.Amount, decimalsOf(t.Currency)), t.Currency, t.SourceWallet, t.Recipient), nil
+}
+
+// cutReason bounds a failure reason to what the domain keeps (200 runes).
+func cutReason(s string) string {
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:199]) + "…"
+	}
+	return s
+}

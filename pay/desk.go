@@ -1,0 +1,232 @@
+// Package pay is the payments desk: transfers (same-currency, verified from
+// the caller's own ERC-20 transfer; cross-currency, one gasless leg relayed
+// to the payee) and their chain side. Like the FX desk it holds no state
+// that must survive a restart: transfers are entities in the log, and the
+// chain side is level-triggered (jobs.Driver), resumed from the store's
+// live index at start.
+package pay
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain"
+	"github.com/fxd-labs/fxd/chain/gasless"
+	"github.com/fxd-labs/fxd/chain/watch"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/jobs"
+)
+
+// Defaults and bounds of the desk.
+const (
+	// DefaultAcceptDeadline is a cross-currency leg's life (CONTRACT.md:
+	// accept deadline 120 s, as orders).
+	DefaultAcceptDeadline = 120 * time.Second
+	// DefaultSlippageBps: min_amount_out = amount_out · (1 − 0.5 %).
+	DefaultSlippageBps = 50
+	// MaxLiveTransfers bounds the transfers the chain side drives; a
+	// create beyond it is 503.
+	MaxLiveTransfers = 100_000
+	// maxJobs bounds concurrent chain jobs of transfers.
+	maxJobs = 128
+	// kickQueue bounds the transfers waiting to be driven now.
+	kickQueue = 4096
+	// expiryGrace waits past a transfer's expiry before expiring it: the
+	// chain's clock may trail ours by up to 2 s.
+	expiryGrace = 5 * time.Second
+	// chainTimeout bounds the chain reads of one request.
+	chainTimeout = 10 * time.Second
+)
+
+// Quoter prices a swap on the AMM (fx.Pools): the pool and what it pays.
+type Quoter interface {
+	Quote(tokenIn, tokenOut common.Address, amountIn *big.Int) (common.Address, *big.Int, bool)
+}
+
+// Config wires a desk.
+type Config struct {
+	Engine  *actors.Engine
+	Chain   chain.Backend
+	ChainID *big.Int
+	Tokens  map[string]common.Address // symbol → token
+	Leg     *gasless.Leg
+	Pools   Quoter
+	// Factory is the PaymentLinkFactory; PublicBase the public base URL
+	// (scheme, host, base path) of the links' url.
+	Factory        common.Address
+	PublicBase     string
+	AcceptDeadline time.Duration
+	SlippageBps    uint64
+	Clock          func() time.Time
+	Logger         *slog.Logger
+}
+
+// Desk is the payments desk. Create it with New, set its Hook on the
+// engine before Recover, and Start it after.
+type Desk struct {
+	cfg       Config
+	e         *actors.Engine
+	symbols   map[common.Address]string
+	transfers *jobs.Driver[common.Hash, tracked]
+	links     *jobs.Driver[common.Hash, linkTracked]
+	stop      chan struct{}
+	wg        sync.WaitGroup
+}
+
+// New builds a desk. It does not touch the chain.
+func New(cfg Config) *Desk {
+	if cfg.AcceptDeadline <= 0 {
+		cfg.AcceptDeadline = DefaultAcceptDeadline
+	}
+	if cfg.SlippageBps == 0 {
+		cfg.SlippageBps = DefaultSlippageBps
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	d := &Desk{cfg: cfg, e: cfg.Engine, symbols: map[common.Address]string{}, stop: make(chan struct{})}
+	for s, a := range cfg.Tokens {
+		d.symbols[a] = s
+	}
+	d.transfers = jobs.New(jobs.Config[common.Hash, tracked]{
+		Name: "transfers", MaxLive: MaxLiveTransfers, MaxJobs: maxJobs, KickQueue: kickQueue,
+		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,
+		Clock: cfg.Clock, Logger: cfg.Logger,
+		Next: d.next, Keys: trackedKeys,
+		Stale: func(cur, next *tracked) bool { return next.t.UpdatedAt.Before(cur.t.UpdatedAt) },
+	})
+	d.links = jobs.New(jobs.Config[common.Hash, linkTracked]{
+		Name: "payment links", MaxLive: MaxLiveLinks, MaxJobs: maxJobs, KickQueue: kickQueue,
+		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,
+		Clock: cfg.Clock, Logger: cfg.Logger, Next: d.nextLink,
+		Merge: func(cur, from *linkTracked) { cur.lastScan = from.lastScan },
+		Stale: func(cur, next *linkTracked) bool { return next.l.UpdatedAt.Before(cur.l.UpdatedAt) },
+	})
+	return d
+}
+
+// SetPublicBase sets the public base URL of link urls (known once the
+// listener is bound). Call it before the API serves.
+func (d *Desk) SetPublicBase(url string) { d.cfg.PublicBase = url }
+
+// Hook is the engine's hook for transfers and payment links
+// (SetHook(KindTransfer, …), SetHook(KindLink, …)): every durable row
+// reaches the chain side. It must not block.
+func (d *Desk) Hook() func(id string, events []domain.Event) {
+	return func(_ string, events []domain.Event) {
+		for i := range events {
+			if t := events[i].Transfer; t != nil {
+				d.track(t)
+			}
+			if l := events[i].Link; l != nil {
+				d.trackLink(l)
+			}
+		}
+	}
+}
+
+// track drives a live transfer, forgets a finished one.
+func (d *Desk) track(t *domain.Transfer) {
+	if !t.Live() {
+		d.transfers.Forget(t.ID)
+		d.cfg.Logger.Info("transfer finished", "transfer", t.ID, "state", t.State, "event", t.EventID)
+		return
+	}
+	if err := d.transfers.Track(t.ID, tracked{t: t}); err != nil {
+		d.cfg.Logger.Error("transfer not driven", "transfer", t.ID, "err", err.Error())
+	}
+}
+
+// Start subscribes the links to the watcher's Transfer logs, resumes every
+// live transfer and link from the store and drives them. Call it after
+// the engine recovered.
+func (d *Desk) Start(w *watch.Watcher) error {
+	w.Subscribe(d.LinkFilter(), d.OnTransferLog)
+	nt, nl := 0, 0
+	err := d.e.LiveRows(domain.KindTransfer, MaxLiveTransfers, func(r domain.Row) error {
+		d.track(r.(*domain.Transfer))
+		nt++
+		return nil
+	})
+	if err == nil {
+		err = d.e.LiveRows(domain.KindLink, MaxLiveLinks, func(r domain.Row) error {
+			d.trackLink(r.(*domain.Link))
+			nl++
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	d.cfg.Logger.Info("payments desk started", "live_transfers", nt, "live_links", nl)
+	d.wg.Add(2)
+	go func() { defer d.wg.Done(); d.transfers.Run(d.stop) }()
+	go func() { defer d.wg.Done(); d.links.Run(d.stop) }()
+	return nil
+}
+
+// Stop ends the desk's loop and waits for jobs in flight.
+func (d *Desk) Stop() {
+	select {
+	case <-d.stop:
+	default:
+		close(d.stop)
+	}
+	d.wg.Wait()
+	d.transfers.Wait()
+	d.links.Wait()
+}
+
+// Stats are the desk's gauges for /metrics.
+type Stats struct {
+	LiveTransfers int
+	LiveLinks     int
+	RunningJobs   int
+}
+
+// Stats reads the desk's gauges.
+func (d *Desk) Stats() Stats {
+	return Stats{LiveTransfers: d.transfers.Len(), LiveLinks: d.links.Len(), RunningJobs: d.transfers.Running() + d.links.Running()}
+}
+
+// exec runs a host-side command on a transfer and reports a refusal other
+// than a transition already made (two paths may report one fact).
+func (d *Desk) exec(ctx context.Context, id string, cmd domain.Command) error {
+	out, err := d.e.Exec(ctx, id, domain.Request{Cmd: cmd})
+	if err != nil {
+		return fmt.Errorf("pay: %s %T: %w", id, cmd, err)
+	}
+	if out.Err != nil && out.Err.Code != domain.CodeInvalidState {
+		return fmt.Errorf("pay: %s %T refused: %s: %s", id, cmd, out.Err.Code, out.Err.Message)
+	}
+	return nil
+}
+
+// randomNonce is a Permit2 unordered nonce: 128 random bits.
+func randomNonce() *big.Int {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("pay: crypto/rand: %v", err))
+	}
+	return new(big.Int).SetBytes(b[:])
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("pay: marshal: " + err.Error())
+	}
+	return b
+}

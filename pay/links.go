@@ -1,0 +1,177 @@
+package pay
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/fxd-labs/fxd/actors"
+	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/verify"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// LinkRequest is the body of POST /payment-links (CONTRACT.md).
+type LinkRequest struct {
+	Currency     string  `json:"currency"`
+	Amount       string  `json:"amount"`
+	Description  *string `json:"description"`
+	ExpiresAt    *string `json:"expires_at"`
+	PayoutWallet *string `json:"payout_wallet"`
+}
+
+// LinkUpdate is the body of PATCH /payment-links/{id}.
+type LinkUpdate struct {
+	State string `json:"state"`
+}
+
+// PaySubmit is the body of POST /pay/{id}/submit.
+type PaySubmit struct {
+	TxHash string `json:"tx_hash"`
+}
+
+// CreateLink is POST /payment-links: the link's id is reserved first (under
+// the Idempotency-Key), so its receive address, the CREATE2 address of a
+// forwarder bound to the payout wallet, is derived from it before the link
+// exists.
+func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	id, out, err := d.reserve(ctx, acct, domain.KindLink, idem)
+	if id == "" || err != nil {
+		return out, err
+	}
+	info, err := d.e.AccountInfo(ctx, acct)
+	if err != nil {
+		return domain.Outcome{}, err
+	}
+	now := d.cfg.Clock().UTC()
+	cmd := domain.CreateLink{ID: id, Account: acct, Currency: req.Currency, ChainID: d.cfg.ChainID.Uint64(),
+		URL: strings.TrimRight(d.cfg.PublicBase, "/") + "/pay/" + id}
+	if req.Description != nil {
+		cmd.Description = *req.Description
+	}
+	cur, derr := domain.CurrencyBySymbol(req.Currency)
+	if derr == nil {
+		cmd.Amount, derr = domain.ParseAmount("amount", req.Amount, cur.Decimals)
+	}
+	if derr == nil && req.ExpiresAt != nil {
+		cmd.ExpiresAt, derr = parseFuture("expires_at", *req.ExpiresAt, now)
+	}
+	if derr == nil && !payPermitted(info) {
+		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+	}
+	if derr == nil {
+		cmd.PayoutWallet, derr = sourceWallet(info, req.PayoutWallet)
+	}
+	if derr == nil && d.links.Len() >= MaxLiveLinks {
+		derr = domain.ErrUnavailable("%d payment links are live; retry later", MaxLiveLinks)
+	}
+	if derr == nil {
+		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+		head, err := d.cfg.Chain.BlockNumber(cctx)
+		cancel()
+		if err != nil {
+			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+		}
+		cmd.FromBlock = head
+		token := d.cfg.Tokens[req.Currency]
+		cmd.TokenAddress = token.Hex()
+		cmd.ReceiveAddress = fxbind.ForwarderAddress(d.cfg.Factory, fxbind.LinkSalt(id), common.HexToAddress(cmd.PayoutWallet)).Hex()
+	}
+	cmd.Refusal = derr
+	return d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// parseFuture reads an RFC 3339 time that must be after now.
+func parseFuture(field, s string, now time.Time) (time.Time, *domain.Error) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, domain.ErrInvalid("%s must be an RFC 3339 time", field)
+	}
+	if !t.After(now) {
+		return time.Time{}, domain.ErrInvalid("%s must be in the future", field)
+	}
+	return t.UTC(), nil
+}
+
+// Link reads a link; acct "" reads it for the public page, else another
+// account's link is ErrNoEntity.
+func (d *Desk) Link(ctx context.Context, acct, id string) (*domain.Link, error) {
+	if k, ok := domain.KindOf(id); !ok || k != domain.KindLink {
+		return nil, actors.ErrNoEntity
+	}
+	v, err := d.e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.LinkState).Link })
+	if err != nil {
+		return nil, err
+	}
+	l, _ := v.(*domain.Link)
+	if l == nil || acct != "" && l.Account != acct {
+		return nil, actors.ErrNoEntity
+	}
+	return l, nil
+}
+
+// CancelLink is PATCH /payment-links/{id} {"state":"cancelled"}.
+func (d *Desk) CancelLink(ctx context.Context, acct, id string, req LinkUpdate, idem *domain.IdemRequest) (domain.Outcome, error) {
+	if req.State != domain.LinkCancelled {
+		return refusal(domain.ErrInvalid(`state must be "cancelled"`)), nil
+	}
+	if k, ok := domain.KindOf(id); !ok || k != domain.KindLink {
+		return refusal(domain.ErrNotFound("payment link")), nil
+	}
+	out, err := d.e.Exec(ctx, id, domain.Request{Cmd: domain.CancelLink{Account: acct}, Idem: idem})
+	if errors.Is(err, actors.ErrNoEntity) {
+		return refusal(domain.ErrNotFound("payment link")), nil
+	}
+	return out, err
+}
+
+// SubmitPayment is the public POST /pay/{id}/submit: the tx is verified at
+// once instead of waiting for the watcher. Its Transfer logs of the link's
+// token to the receive address are counted (each once, ever); a mined tx
+// without one is 400 transfer_not_verified; a tx not mined yet is answered
+// with the link as it is (the watcher counts it when it is mined).
+func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (domain.Outcome, error) {
+	l, err := d.Link(ctx, "", id)
+	if errors.Is(err, actors.ErrNoEntity) {
+		return refusal(domain.ErrNotFound("payment link")), nil
+	}
+	if err != nil {
+		return domain.Outcome{}, err
+	}
+	raw, herr := hexutil.Decode(req.TxHash)
+	if herr != nil || len(raw) != 32 {
+		return refusal(domain.ErrInvalid("tx_hash must be a 0x-prefixed 32-byte hex hash")), nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+	defer cancel()
+	rcpt, st, err := verify.Lookup(cctx, d.cfg.Chain, common.BytesToHash(raw))
+	switch {
+	case err != nil:
+		return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+	case st == verify.Pending:
+		return domain.Outcome{Reply: jsonOK(domain.ViewPublicLink(l))}, nil
+	}
+	payments := linkPayments(rcpt, l)
+	if len(payments) == 0 {
+		return refusal(domain.ErrTransferNotVerified("transaction %s holds no %s Transfer to %s", rcpt.TxHash.Hex(), l.Currency, l.ReceiveAddress)), nil
+	}
+	return d.e.Exec(ctx, id, domain.Request{Cmd: domain.PayLink{Payments: payments}})
+}
+
+// linkPayments are the receipt's verified Transfer logs of the link's
+// token to its receive address.
+func linkPayments(rcpt *types.Receipt, l *domain.Link) []domain.LinkPayment {
+	var out []domain.LinkPayment
+	for _, tl := range verify.FindTransfers(rcpt, common.HexToAddress(l.TokenAddress), common.HexToAddress(l.ReceiveAddress)) {
+		out = append(out, domain.LinkPayment{TxHash: tl.TxHash.Hex(), LogIndex: uint64(tl.LogIndex), Amount: tl.Value})
+	}
+	return out
+}
+
+// jsonOK is a 200 answer computed by the host (no write).
+func jsonOK(v any) domain.Reply { return domain.Reply{Status: 200, Body: mustJSON(v)} }

@@ -1,0 +1,77 @@
+package pay
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/verify"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// SubmitTransfer is POST /transfers/{id}/submit: a cross-currency
+// transfer's signature is verified off-chain and the relay's pre-flight
+// run before anything is relayed; a same-currency transfer's tx_hash is
+// looked up and its Transfer log checked field by field and claimed.
+func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	t, err := d.Transfer(ctx, acct, id)
+	if errors.Is(err, actors.ErrNoEntity) {
+		return refusal(domain.ErrNotFound("transfer")), nil
+	}
+	if err != nil {
+		return domain.Outcome{}, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+	defer cancel()
+	var cmd domain.Command
+	switch {
+	case (req.Signature == nil) == (req.TxHash == nil):
+		return refusal(domain.ErrInvalid("send exactly one of signature (cross-currency) or tx_hash (same currency)")), nil
+	case req.Signature != nil:
+		c := domain.SubmitTransferSignature{Signature: *req.Signature}
+		if t.Gasless != nil && t.State == domain.TransferAccepted {
+			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)
+			if c.Verified {
+				if c.Preflight, err = d.cfg.Leg.Preflight(cctx, t.Gasless, c.Signature, decimalsOf(t.FromCurrency)); err != nil {
+					return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+				}
+			}
+		}
+		cmd = c
+	case t.Cross() || !(t.State == domain.TransferCreated || t.State == domain.TransferSubmitted):
+		cmd = domain.SubmitTransferTx{TxHash: *req.TxHash} // Decide refuses: wrong kind or state
+	default:
+		c, err := d.checkTx(cctx, t, *req.TxHash)
+		if err != nil {
+			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+		}
+		cmd = c
+	}
+	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// checkTx looks a same-currency transfer's tx up: pending while not mined;
+// verified when mined with a Transfer log of the exact token, from the
+// source wallet, to the recipient, of the exact amount, which this
+// transfer could claim; else the refusal. An error means the chain could
+// not be read.
+func (d *Desk) checkTx(ctx context.Context, t *domain.Transfer, txHash string) (domain.SubmitTransferTx, error) {
+	cmd := domain.SubmitTransferTx{TxHash: txHash, Status: domain.TxPending}
+	raw, err := hexutil.Decode(txHash)
+	if err != nil || len(raw) != 32 {
+		return cmd, nil // Decide refuses the malformed hash
+	}
+	rcpt, st, err := verify.Lookup(ctx, d.cfg.Chain, common.BytesToHash(raw))
+	if err != nil || st == verify.Pending {
+		return cmd, err
+	}
+	idx, refusal, err := d.claimLog(ctx, t, rcpt, st)
+	if err != nil {
+		return cmd, err
+	}
+	cmd.Status, cmd.LogIndex, cmd.Refusal = domain.TxVerified, idx, refusal
+	return cmd, nil
+}

@@ -1,0 +1,292 @@
+package pay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/fxd-labs/fxd/actors"
+	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// TransferRequest is the body of POST /transfers (CONTRACT.md).
+type TransferRequest struct {
+	FromCurrency string  `json:"from_currency"`
+	Currency     string  `json:"currency"`
+	Amount       string  `json:"amount"`
+	Recipient    *string `json:"recipient"`
+	ContactID    *string `json:"contact_id"`
+	SourceWallet *string `json:"source_wallet"`
+	Memo         *string `json:"memo"`
+}
+
+// SubmitRequest is the body of POST /transfers/{id}/submit: signature on a
+// cross-currency transfer, tx_hash on a same-currency one.
+type SubmitRequest struct {
+	Signature *string `json:"signature"`
+	TxHash    *string `json:"tx_hash"`
+}
+
+// ERC20Signing is signing of a same-currency transfer: the transaction the
+// caller signs and broadcasts itself (eth_sendTransaction shape).
+type ERC20Signing struct {
+	Type string  `json:"type"`
+	Tx   ERC20Tx `json:"tx"`
+}
+
+// ERC20Tx is signing.tx: transfer(recipient, amount) on the token.
+type ERC20Tx struct {
+	ChainID *big.Int `json:"chainId"`
+	To      string   `json:"to"`
+	Data    string   `json:"data"`
+	Value   string   `json:"value"`
+}
+
+// erc20ABI encodes transfer(to, amount): TestToken's ABI is the standard
+// ERC-20 one.
+var erc20ABI = func() *abi.ABI {
+	a, err := fxbind.TestTokenMetaData.GetAbi()
+	must(err)
+	return a
+}()
+
+func must(err error) {
+	if err != nil {
+		panic("pay: " + err.Error())
+	}
+}
+
+// CreateTransfer is POST /transfers. With an Idempotency-Key the account
+// first reserves the transfer's id under the key (so a retry reaches the
+// same transfer entity, which keeps the create's answer); every check
+// that needs the account (permission, wallet, contact) becomes the
+// command's Refusal, stored with the key like any answer.
+func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	id, out, err := d.reserve(ctx, acct, domain.KindTransfer, idem)
+	if id == "" || err != nil {
+		return out, err
+	}
+	cmd, err := d.createCommand(ctx, acct, req)
+	if err != nil {
+		return domain.Outcome{}, err
+	}
+	cmd.ID = id
+	return d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// reserve draws the id of a new record of kind k: under the request's key
+// through the account (ReserveID), else fresh. An empty id means the
+// account answered out (422 key reused, 409 in flight, 404).
+func (d *Desk) reserve(ctx context.Context, acct string, k domain.Kind, idem *domain.IdemRequest) (string, domain.Outcome, error) {
+	if idem == nil {
+		if _, err := d.e.AccountInfo(ctx, acct); err != nil {
+			return "", domain.Outcome{}, err
+		}
+		return d.e.NewID(k.Prefix(), acct), domain.Outcome{}, nil
+	}
+	key := *idem
+	key.Scope += domain.ReserveSuffix
+	out, err := d.e.Exec(ctx, acct, domain.Request{Cmd: domain.ReserveID{Prefix: k.Prefix()}, Idem: &key})
+	if err != nil || out.Reply.Status != 200 {
+		return "", out, err
+	}
+	var r domain.ReservedID
+	if err := json.Unmarshal(out.Reply.Body, &r); err != nil || r.ID == "" {
+		panic("pay: reserved id answer unreadable: " + string(out.Reply.Body))
+	}
+	return r.ID, out, nil
+}
+
+// createCommand checks the request against the account: a refusal is set
+// on the command, not returned, so it is stored under the key.
+func (d *Desk) createCommand(ctx context.Context, acct string, req TransferRequest) (domain.CreateTransfer, error) {
+	now := d.cfg.Clock().UTC()
+	cmd := domain.CreateTransfer{Account: acct, FromCurrency: req.FromCurrency, Currency: req.Currency, ExpiresAt: now.Add(domain.TransferTTL)}
+	if req.Memo != nil {
+		cmd.Memo = *req.Memo
+	}
+	info, err := d.e.AccountInfo(ctx, acct)
+	if err != nil {
+		return cmd, err
+	}
+	from, derr := domain.CurrencyBySymbol(req.FromCurrency)
+	if derr == nil {
+		_, derr = domain.CurrencyBySymbol(req.Currency)
+	}
+	if derr == nil {
+		cmd.Amount, derr = domain.ParseAmount("amount", req.Amount, from.Decimals)
+	}
+	if derr == nil && (req.Recipient == nil) == (req.ContactID == nil) {
+		derr = domain.ErrInvalid("send exactly one of recipient or contact_id")
+	}
+	if derr == nil && !payPermitted(info) { // fail closed, before anything of the account is read
+		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+	}
+	if derr == nil {
+		derr = d.resolvePayee(ctx, acct, req, &cmd)
+	}
+	if derr == nil {
+		cmd.SourceWallet, derr = sourceWallet(info, req.SourceWallet)
+	}
+	if derr == nil && d.transfers.Len() >= MaxLiveTransfers {
+		derr = domain.ErrUnavailable("%d transfers are live; retry later", MaxLiveTransfers)
+	}
+	if derr == nil && req.FromCurrency == req.Currency {
+		cmd.Signing, derr = d.erc20Signing(req.Currency, cmd.Recipient, cmd.Amount)
+	}
+	cmd.Refusal = derr
+	return cmd, nil
+}
+
+// resolvePayee sets the recipient: given, or the contact's address.
+func (d *Desk) resolvePayee(ctx context.Context, acct string, req TransferRequest, cmd *domain.CreateTransfer) *domain.Error {
+	if req.Recipient != nil {
+		cmd.Recipient = *req.Recipient
+		return nil
+	}
+	v, err := d.e.Read(ctx, acct, func(s domain.Entity) any { return s.(*domain.AccountState).Contacts[*req.ContactID] })
+	c, _ := v.(*domain.Contact)
+	switch {
+	case err != nil:
+		return domain.ErrUnavailable("account: %v", err)
+	case c == nil:
+		return domain.ErrNotFound("contact")
+	case c.Currency != "" && c.Currency != req.Currency:
+		return domain.ErrInvalid("contact %s is paid in %s, not %s", c.ID, c.Currency, req.Currency)
+	}
+	cmd.Recipient, cmd.ContactID = c.Address, c.ID
+	return nil
+}
+
+// payPermitted: KYC approved and the pay permission on (SPEC.md: refused
+// fail-closed otherwise).
+func payPermitted(info actors.AccountInfo) bool {
+	return info.Account != nil && info.Account.KYC == domain.KYCApproved && info.Account.Pay
+}
+
+// sourceWallet is the named wallet (a registered one) or the primary.
+func sourceWallet(info actors.AccountInfo, source *string) (string, *domain.Error) {
+	if source == nil {
+		if p := info.Primary(); p != "" {
+			return p, nil
+		}
+		return "", domain.ErrInvalid("the account has no registered wallet: register one with POST /wallets first")
+	}
+	addr, err := domain.NormalizeAddress("source_wallet", *source)
+	if err != nil {
+		return "", err
+	}
+	if info.Wallets[addr] == nil {
+		return "", domain.ErrInvalid("source_wallet %s is not a registered wallet of this account", addr)
+	}
+	return addr, nil
+}
+
+// erc20Signing is the transaction a same-currency payer sends.
+func (d *Desk) erc20Signing(symbol, recipient string, amount *big.Int) ([]byte, *domain.Error) {
+	token, ok := d.cfg.Tokens[symbol]
+	if !ok {
+		return nil, domain.ErrUnsupportedAsset(symbol)
+	}
+	to, err := domain.NormalizeAddress("recipient", recipient)
+	if err != nil || amount == nil {
+		return nil, err // Decide reports it
+	}
+	data, perr := erc20ABI.Pack("transfer", common.HexToAddress(to), amount)
+	must(perr)
+	return mustJSON(ERC20Signing{Type: "erc20_transfer", Tx: ERC20Tx{ChainID: d.cfg.ChainID, To: token.Hex(), Data: hexutil.Encode(data), Value: "0"}}), nil
+}
+
+// Transfer reads a transfer of acct; another account's is ErrNoEntity.
+func (d *Desk) Transfer(ctx context.Context, acct, id string) (*domain.Transfer, error) {
+	if k, ok := domain.KindOf(id); !ok || k != domain.KindTransfer {
+		return nil, actors.ErrNoEntity
+	}
+	v, err := d.e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer })
+	if err != nil {
+		return nil, err
+	}
+	t, _ := v.(*domain.Transfer)
+	if t == nil || t.Account != acct {
+		return nil, actors.ErrNoEntity
+	}
+	return t, nil
+}
+
+// AcceptTransfer is POST /transfers/{id}/accept: the gasless leg of a
+// cross-currency transfer, priced by the pool now, with the pre-flight's
+// issues (recomputed on every accept, re-accepts included).
+func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
+	t, err := d.Transfer(ctx, acct, id)
+	if errors.Is(err, actors.ErrNoEntity) {
+		return refusal(domain.ErrNotFound("transfer")), nil
+	}
+	if err != nil {
+		return domain.Outcome{}, err
+	}
+	cmd := domain.AcceptTransfer{Account: acct}
+	terms := t.Gasless
+	if terms == nil && t.Cross() && t.State == domain.TransferCreated {
+		terms, cmd.AmountOut, cmd.Refusal = d.buildLeg(ctx, acct, t)
+		if terms != nil {
+			cmd.Gasless, cmd.Signing = terms, mustJSON(d.cfg.Leg.Signing(terms))
+		}
+	}
+	if terms != nil && cmd.Refusal == nil {
+		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
+		defer cancel()
+		if cmd.Issues, err = d.cfg.Leg.Issues(cctx, terms, decimalsOf(t.FromCurrency)); err != nil {
+			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+		}
+	}
+	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// buildLeg prices the swap on the pool and builds the terms the payer
+// signs: recipient the payee, deadline accept + AcceptDeadline. The
+// account must still be permitted to pay, and the wallet still its own.
+func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*domain.GaslessTerms, *big.Int, *domain.Error) {
+	info, err := d.e.AccountInfo(ctx, acct)
+	if err != nil {
+		return nil, nil, domain.ErrUnavailable("account: %v", err)
+	}
+	if !payPermitted(info) || info.Wallets[t.SourceWallet] == nil {
+		return nil, nil, domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+	}
+	tokenIn, okIn := d.cfg.Tokens[t.FromCurrency]
+	tokenOut, okOut := d.cfg.Tokens[t.Currency]
+	if !okIn || !okOut {
+		return nil, nil, domain.ErrUnsupportedAsset(t.FromCurrency + "/" + t.Currency)
+	}
+	pool, out, ok := d.cfg.Pools.Quote(tokenIn, tokenOut, t.Amount)
+	if !ok {
+		return nil, nil, domain.ErrNoQuote("no pool quotes %s %s → %s", domain.FormatAmount(t.Amount, decimalsOf(t.FromCurrency)), t.FromCurrency, t.Currency)
+	}
+	min := new(big.Int).Mul(out, big.NewInt(int64(10_000-d.cfg.SlippageBps)))
+	min.Quo(min, big.NewInt(10_000))
+	if min.Sign() <= 0 {
+		return nil, nil, domain.ErrInvalid("amount is too small to swap")
+	}
+	deadline := d.cfg.Clock().Add(d.cfg.AcceptDeadline).Truncate(time.Second)
+	return &domain.GaslessTerms{
+		Signer: t.SourceWallet, TokenIn: tokenIn.Hex(), TokenOut: tokenOut.Hex(), AmountIn: new(big.Int).Set(t.Amount),
+		MinAmountOut: min, Recipient: t.Recipient, Pool: pool.Hex(), Deadline: big.NewInt(deadline.Unix()), Nonce: randomNonce(),
+	}, out, nil
+}
+
+// decimalsOf is a currency's decimals (6 for every currency served).
+func decimalsOf(symbol string) int {
+	if c, err := domain.CurrencyBySymbol(symbol); err == nil {
+		return c.Decimals
+	}
+	return 6
+}
+
+func refusal(err *domain.Error) domain.Outcome { return domain.Outcome{Reply: err.Reply(), Err: err} }
