@@ -21,6 +21,10 @@ func acceptCmd(acct, orderID string, now time.Time) domain.AcceptQuote {
 		AmountIn: big.NewInt(1_000_000), AmountOut: big.NewInt(900_000), MinAmountOut: big.NewInt(890_000),
 		Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Deadline: now.Add(2 * time.Minute),
 		Signing: []byte(`{"type":"permit2_witness"}`),
+		Gasless: &domain.GaslessTerms{Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+			TokenIn: "0x00000000000000000000000000000000000000A1", TokenOut: "0x00000000000000000000000000000000000000A2",
+			AmountIn: big.NewInt(1_000_000), MinAmountOut: big.NewInt(890_000), Recipient: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+			Pool: "0x00000000000000000000000000000000000000A3", Deadline: big.NewInt(now.Add(2 * time.Minute).Unix()), Nonce: big.NewInt(1)},
 	}}
 }
 

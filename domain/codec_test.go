@@ -334,9 +334,14 @@ func FuzzUnmarshalRecord(f *testing.F) {
 // TestWriteFuzzSeeds regenerates testdata/fuzz/FuzzUnmarshalRecord from
 // fuzzSeeds when FXD_WRITE_FUZZ_SEEDS is set; otherwise it checks that the
 // checked-in seeds are exactly those.
-func TestWriteFuzzSeeds(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzUnmarshalRecord")
-	for i, b := range fuzzSeeds() {
+func TestWriteFuzzSeeds(t *testing.T) { checkFuzzSeeds(t, "FuzzUnmarshalRecord", fuzzSeeds()) }
+
+// checkFuzzSeeds writes seeds as testdata/fuzz/<target>/seed-NN when
+// FXD_WRITE_FUZZ_SEEDS is set; otherwise it requires the checked-in files
+// to be exactly those, so a codec change that moves a seed is noticed.
+func checkFuzzSeeds(t *testing.T, target string, seeds [][]byte) {
+	dir := filepath.Join("testdata", "fuzz", target)
+	for i, b := range seeds {
 		name := filepath.Join(dir, fmt.Sprintf("seed-%02d", i))
 		content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
 		if os.Getenv("FXD_WRITE_FUZZ_SEEDS") != "" {

@@ -22,3 +22,12 @@ func CurrencyBySymbol(symbol string) (Currency, *Error) {
 	}
 	return Currency{}, ErrUnsupportedAsset(symbol)
 }
+
+// DecimalsOf is a currency's decimals: 6 for every currency served, and for
+// an unknown symbol read from an old log.
+func DecimalsOf(symbol string) int {
+	if c, err := CurrencyBySymbol(symbol); err == nil {
+		return c.Decimals
+	}
+	return 6
+}

@@ -31,3 +31,8 @@ type Outcome struct {
 func (s *AccountState) Handle(req Request, env Env) Outcome {
 	return s.Idem.Handle(req.Idem, env, MaxIdemPerAccount, "account", func() ([]Event, Reply, *Error) { return s.Decide(req.Cmd, env) })
 }
+
+// Refuse is an outcome without events: err as the answer and as a value.
+// Hosts use it for refusals decided before an entity is asked (not stored
+// under an Idempotency-Key).
+func Refuse(err *Error) Outcome { return Outcome{Reply: err.Reply(), Err: err} }

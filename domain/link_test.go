@@ -24,19 +24,7 @@ func pay(tx string, i uint64, amount string) PayLink {
 
 func runLink(t *testing.T, c *clock, s *LinkState, cmds ...Command) []Reply {
 	t.Helper()
-	var out []Reply
-	for _, cmd := range cmds {
-		rows, reply, err := s.Decide(cmd, c.env())
-		if err != nil {
-			reply = err.Reply()
-		}
-		for _, r := range rows {
-			s.applyRow(r)
-		}
-		out = append(out, reply)
-		c.advance(time.Second)
-	}
-	return out
+	return runRows(t, c, s.Decide, s.applyRow, cmds...)
 }
 
 // A link paid in two parts: the second reaches the amount and fires the

@@ -2,8 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -87,23 +85,8 @@ func FuzzUnmarshalOrder(f *testing.F) {
 	})
 }
 
-// TestWriteOrderFuzzSeeds regenerates testdata/fuzz/FuzzUnmarshalOrder when
-// FXD_WRITE_FUZZ_SEEDS is set; otherwise it checks the checked-in seeds.
-func TestWriteOrderFuzzSeeds(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzUnmarshalOrder")
-	for i, b := range orderFuzzSeeds() {
-		name := filepath.Join(dir, fmt.Sprintf("seed-%02d", i))
-		content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
-		if os.Getenv("FXD_WRITE_FUZZ_SEEDS") != "" {
-			require.NoError(t, os.MkdirAll(dir, 0o755))
-			require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
-			continue
-		}
-		got, err := os.ReadFile(name)
-		require.NoError(t, err, "run with FXD_WRITE_FUZZ_SEEDS=1 to regenerate")
-		require.Equal(t, content, string(got), name)
-	}
-}
+// TestWriteOrderFuzzSeeds regenerates or checks testdata/fuzz/FuzzUnmarshalOrder.
+func TestWriteOrderFuzzSeeds(t *testing.T) { checkFuzzSeeds(t, "FuzzUnmarshalOrder", orderFuzzSeeds()) }
 
 func TestOrderEventsRoundTripInARecord(t *testing.T) {
 	rec := Record{Entity: "ord_1", Events: OrderEvents([]*Order{fullOrder(), acceptedRow(RouteRFQ)})}

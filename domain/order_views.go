@@ -55,17 +55,12 @@ func ViewOrderAccept(o *Order, issues Issues) OrderAcceptView {
 	return OrderAcceptView{OrderView: ViewOrder(o), Issues: issues}
 }
 
-// formatIn renders base units in the currency's units (6 decimals for
-// every currency we serve, and for an unknown symbol read from an old log).
+// formatIn renders base units in the currency's units.
 func formatIn(v *big.Int, symbol string) string {
 	if v == nil {
 		return "0"
 	}
-	decimals := 6
-	if c, err := CurrencyBySymbol(symbol); err == nil {
-		decimals = c.Decimals
-	}
-	return FormatAmount(v, decimals)
+	return FormatAmount(v, DecimalsOf(symbol))
 }
 
 // The webhook event types an order fires (SPEC.md "Events").

@@ -1,9 +1,6 @@
 package domain
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -116,20 +113,8 @@ func FuzzUnmarshalPaymentRows(f *testing.F) {
 	})
 }
 
-// TestWritePaymentFuzzSeeds regenerates testdata/fuzz/FuzzUnmarshalPaymentRows
-// when FXD_WRITE_FUZZ_SEEDS is set; otherwise it checks the checked-in seeds.
+// TestWritePaymentFuzzSeeds regenerates or checks
+// testdata/fuzz/FuzzUnmarshalPaymentRows.
 func TestWritePaymentFuzzSeeds(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzUnmarshalPaymentRows")
-	for i, b := range paymentFuzzSeeds(t) {
-		name := filepath.Join(dir, fmt.Sprintf("seed-%02d", i))
-		content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", b)
-		if os.Getenv("FXD_WRITE_FUZZ_SEEDS") != "" {
-			require.NoError(t, os.MkdirAll(dir, 0o755))
-			require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
-			continue
-		}
-		got, err := os.ReadFile(name)
-		require.NoError(t, err, "run with FXD_WRITE_FUZZ_SEEDS=1 to regenerate")
-		require.Equal(t, content, string(got), name)
-	}
+	checkFuzzSeeds(t, "FuzzUnmarshalPaymentRows", paymentFuzzSeeds(t))
 }

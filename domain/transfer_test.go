@@ -34,14 +34,21 @@ func gaslessLeg() *GaslessTerms {
 // reply; a refused command applies nothing.
 func runTransfer(t *testing.T, c *clock, s *TransferState, cmds ...Command) []Reply {
 	t.Helper()
+	return runRows(t, c, s.Decide, s.applyRow, cmds...)
+}
+
+// runRows runs cmds through decide one second apart, applying the rows
+// of each, and returns every reply (a refusal's rendered error).
+func runRows[R any](t *testing.T, c *clock, decide func(Command, Env) ([]R, Reply, *Error), apply func(R), cmds ...Command) []Reply {
+	t.Helper()
 	var replies []Reply
 	for _, cmd := range cmds {
-		rows, reply, err := s.Decide(cmd, c.env())
+		rows, reply, err := decide(cmd, c.env())
 		if err != nil {
 			reply = err.Reply()
 		}
 		for _, r := range rows {
-			s.applyRow(r)
+			apply(r)
 		}
 		replies = append(replies, reply)
 		c.advance(time.Second)

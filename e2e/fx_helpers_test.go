@@ -166,25 +166,12 @@ func (tr *fxTrader) order(t *testing.T, id string) orderView {
 	return o
 }
 
-// await polls the order (a new second each time, as clients must) until
-// it reaches state, and fails on any other terminal state.
+// await polls the order until it reaches state, and fails on any other
+// terminal state.
 func (tr *fxTrader) await(t *testing.T, id, state string, within time.Duration) orderView {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		o := tr.order(t, id)
-		if o.State == state {
-			return o
-		}
-		switch o.State {
-		case "settled", "failed", "expired", "refunded":
-			t.Fatalf("order %s reached %s, want %s: %+v", id, o.State, state, o)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order %s is %s after %v, want %s\nserver stderr:\n%s", id, o.State, within, state, tail(tr.srv.Stderr(), 8<<10))
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	return awaitState(t, tr.srv, "order "+id, state, within, func() orderView { return tr.order(t, id) },
+		func(o orderView) string { return o.State }, "settled", "failed", "expired", "refunded")
 }
 
 // signTyped signs signing.typed_data with ethers, as a wallet would, and

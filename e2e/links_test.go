@@ -67,33 +67,15 @@ func (tr *fxTrader) link(t *testing.T, id string) linkView {
 // awaitLink polls until the link is in state (or fails on another end state).
 func (tr *fxTrader) awaitLink(t *testing.T, id, state string, within time.Duration) linkView {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		v := tr.link(t, id)
-		if v.State == state {
-			return v
-		}
-		if v.State != "open" || time.Now().After(deadline) {
-			t.Fatalf("link %s is %s, want %s: %+v\nserver stderr:\n%s", id, v.State, state, v, tail(tr.srv.Stderr(), 8<<10))
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	return awaitState(t, tr.srv, "link "+id, state, within, func() linkView { return tr.link(t, id) },
+		func(v linkView) string { return v.State }, "paid", "cancelled", "expired")
 }
 
 // awaitBalance polls until owner holds want of the token.
 func (tr *fxTrader) awaitBalance(t *testing.T, token, owner common.Address, want *big.Int, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		got := ethersBalance(t, tr.rpc, tr.chainID, token, owner)
-		if got.Cmp(want) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s holds %s, want %s\nserver stderr:\n%s", owner.Hex(), got, want, tail(tr.srv.Stderr(), 8<<10))
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	awaitState(t, tr.srv, "balance of "+owner.Hex(), want.String(), within,
+		func() *big.Int { return ethersBalance(t, tr.rpc, tr.chainID, token, owner) }, (*big.Int).String)
 }
 
 // TestPaymentLinks: a link is paid by strangers' plain ERC-20 transfers to
@@ -131,12 +113,9 @@ func TestPaymentLinks(t *testing.T) {
 	// Paid in two parts by two strangers; nobody calls submit.
 	recv := common.HexToAddress(l.ReceiveAddress)
 	first, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer(), usdc, recv, units(10))
-	deadline := time.Now().Add(30 * time.Second)
-	for merchant.link(t, l.ID).AmountReceived != "10" {
-		require.True(t, time.Now().Before(deadline), "the watcher counts the first part")
-		time.Sleep(250 * time.Millisecond)
-	}
-	require.Equal(t, "open", merchant.link(t, l.ID).State)
+	part := awaitState(t, srv, "link "+l.ID+" amount_received", "10", 30*time.Second,
+		func() linkView { return merchant.link(t, l.ID) }, func(v linkView) string { return v.AmountReceived })
+	require.Equal(t, "open", part.State, "the watcher counts the first part")
 	second, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer(), usdc, recv, units(20))
 	paid := merchant.awaitLink(t, l.ID, "paid", 30*time.Second)
 	require.Equal(t, "30", paid.AmountReceived)
@@ -182,6 +161,19 @@ func TestPaymentLinks(t *testing.T) {
 	requireError(t, call(t, stranger.c, "GET", basePath+"/payment-links/"+l.ID, "", nil), 404, "not_found")
 	requireError(t, call(t, stranger.c, "PATCH", basePath+"/payment-links/"+l.ID, `{"state":"cancelled"}`, nil), 404, "not_found")
 	requireError(t, callPublic(t, unsigned, "GET", basePath+"/pay/pl_nope"), 404, "not_found")
+	// The ledger holds exactly these records, newest first, a page at a time.
+	all := ledgerEntries(t, merchant, "")
+	var ids []string
+	for _, e := range all {
+		ids = append(ids, e["id"].(string))
+	}
+	require.Equal(t, []string{lateEntry["id"].(string), other.ID, l.ID}, ids)
+	require.Equal(t, "cancelled", all[1]["state"])
+	require.Equal(t, "paid", all[2]["state"])
+	page := ledgerEntries(t, merchant, "?limit=1&starting_after="+other.ID)
+	require.Len(t, page, 1)
+	require.Equal(t, l.ID, page[0]["id"])
+
 	list := call(t, merchant.c, "GET", basePath+"/payment-links", "", nil)
 	require.Equal(t, 200, list.Status)
 	var lp struct{ Data []linkView }

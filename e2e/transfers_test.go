@@ -67,17 +67,8 @@ func (tr *fxTrader) submitTransfer(t *testing.T, id, body string) *client.Respon
 // awaitTransfer polls until the transfer is in state.
 func (tr *fxTrader) awaitTransfer(t *testing.T, id, state string, within time.Duration) transferView {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		v := tr.transfer(t, id)
-		if v.State == state {
-			return v
-		}
-		if v.State == "confirmed" || v.State == "failed" || v.State == "expired" || time.Now().After(deadline) {
-			t.Fatalf("transfer %s is %s, want %s: %+v\nserver stderr:\n%s", id, v.State, state, v, tail(tr.srv.Stderr(), 8<<10))
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	return awaitState(t, tr.srv, "transfer "+id, state, within, func() transferView { return tr.transfer(t, id) },
+		func(v transferView) string { return v.State }, "confirmed", "failed", "expired")
 }
 
 // payTx is signing.tx of a same-currency transfer.
@@ -325,4 +316,46 @@ func TestCrossCurrencyTransfer(t *testing.T) {
 	require.Equal(t, baseUnits(t, *done.AmountOut), got, "the payee holds amount_out")
 	require.GreaterOrEqual(t, got.Cmp(baseUnits(t, *done.MinAmountOut)), 0)
 	requireError(t, tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, sig)), 409, "invalid_state")
+}
+
+// TestCrossCurrencyPreflight: a wallet that never approved Permit2 learns
+// it at accept (issues.allowance) and at submit (400
+// insufficient_allowance, nothing relayed, still accepted); it approves,
+// submits the same signature again and the transfer is confirmed. An
+// accepted transfer nobody submits expires at the leg's deadline
+// (--order-deadline), and fires no event.
+func TestCrossCurrencyPreflight(t *testing.T) {
+	t.Parallel()
+	jsDir(t)
+	srv := startServer(t, t.TempDir(), "--order-deadline", "10s")
+	tr := newTrader(t, srv, "unapproved payer", nil)
+	srv.faucet(t, tr.wallet.Address, "USDC", "50") // funded, never approved
+	payee := newEthKey(t).Address
+	v := tr.mustCreate(t, fmt.Sprintf(`{"from_currency":"USDC","currency":"EURC","amount":"20","recipient":%q}`, payee.Hex()))
+	acc := call(t, tr.c, "POST", basePath+"/transfers/"+v.ID+"/accept", "{}", nil)
+	require.Equal(t, 200, acc.Status, "%s", acc.Body)
+	var av transferView
+	decodeStrictJSON(t, acc.Body, &av)
+	require.NotNil(t, av.Issues.Allowance)
+	require.Equal(t, tr.tokens["USDC"].Hex(), av.Issues.Allowance.Token)
+	require.Equal(t, canonicalPermit2.Hex(), av.Issues.Allowance.Spender)
+	require.Equal(t, "0", av.Issues.Allowance.Actual)
+	require.Equal(t, "20", av.Issues.Allowance.Required)
+	require.Nil(t, av.Issues.Balance)
+
+	sig := tr.signTyped(t, av.Signing)
+	refused := tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, sig))
+	requireError(t, refused, 400, "insufficient_allowance")
+	require.Equal(t, "accepted", tr.transfer(t, v.ID).State)
+	tr.approvePermit2(t, "USDC")
+	ok := tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, sig))
+	require.Equal(t, 200, ok.Status, "%s", ok.Body)
+	done := tr.awaitTransfer(t, v.ID, "confirmed", 60*time.Second)
+	require.Equal(t, baseUnits(t, *done.AmountOut), ethersBalance(t, tr.rpc, tr.chainID, tr.tokens["EURC"], payee))
+
+	late := tr.mustCreate(t, fmt.Sprintf(`{"from_currency":"USDC","currency":"EURC","amount":"1","recipient":%q}`, payee.Hex()))
+	require.Equal(t, 200, call(t, tr.c, "POST", basePath+"/transfers/"+late.ID+"/accept", "", nil).Status)
+	exp := tr.awaitTransfer(t, late.ID, "expired", 40*time.Second)
+	require.NotNil(t, exp.FailureReason)
+	requireError(t, tr.submitTransfer(t, late.ID, fmt.Sprintf(`{"signature":%q}`, sig)), 409, "invalid_state")
 }

@@ -12,8 +12,6 @@ package fx
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"log/slog"
 	"math/big"
 	"sort"
@@ -264,13 +262,3 @@ func orderID(quoteID string) (string, bool) {
 }
 
 func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
-
-// randomNonce is a Permit2 unordered nonce: 128 random bits, so two orders
-// of one signer never collide.
-func randomNonce() *big.Int {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(fmt.Sprintf("fx: crypto/rand: %v", err))
-	}
-	return new(big.Int).SetBytes(b[:])
-}

@@ -45,7 +45,7 @@ func TestSigningWire(t *testing.T) {
 	leg := &gasless.Leg{Domain: dom, Router: router}
 	terms := &domain.GaslessTerms{Signer: signer.Hex(), TokenIn: usdc.Hex(), TokenOut: eurc.Hex(), AmountIn: big.NewInt(100_000_000),
 		MinAmountOut: big.NewInt(91_000_000), Recipient: signer.Hex(), Pool: common.HexToAddress("0x77").Hex(),
-		Deadline: big.NewInt(1_800_000_000), Nonce: randomNonce()}
+		Deadline: big.NewInt(1_800_000_000), Nonce: eip712.RandomNonce()}
 	raw, err := json.Marshal(leg.Signing(terms))
 	require.NoError(t, err)
 	require.Equal(t, []string{"type", "order", "relay", "typed_data"}, orderedKeys(t, raw, ""))
@@ -68,11 +68,11 @@ func TestSigningWire(t *testing.T) {
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
 	q := rfq.Quote{Maker: crypto.PubkeyToAddress(key.PublicKey), Taker: signer, TokenIn: usdc, TokenOut: eurc,
-		AmountIn: big.NewInt(100_000_000), AmountOut: big.NewInt(92_000_000), Expiry: big.NewInt(1_800_000_100), Salt: randomNonce()}
+		AmountIn: big.NewInt(100_000_000), AmountOut: big.NewInt(92_000_000), Expiry: big.NewInt(1_800_000_100), Salt: eip712.RandomNonce()}
 	sig, err := rfq.SignQuote(key, dom.ChainID, escrow, &q)
 	require.NoError(t, err)
 	qh := rfq.QuoteHash(&q)
-	nonce := randomNonce()
+	nonce := eip712.RandomNonce()
 	f := &eip712.RfqEscrowFunding{Signer: signer, ExecutionID: rfq.ExecutionID(qh, signer, nonce), Escrow: escrow, QuoteHash: qh,
 		Token: usdc, Amount: q.AmountIn, Deadline: big.NewInt(1_800_000_000), Nonce: nonce}
 	row := rfqRow(&q, f.ExecutionID, f.QuoteHash)

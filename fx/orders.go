@@ -43,7 +43,7 @@ type SubmitRequest struct {
 func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	id, ok := orderID(quoteID)
 	if !ok {
-		return refusal(domain.ErrNotFound("quote")), nil
+		return domain.Refuse(domain.ErrNotFound("quote")), nil
 	}
 	cmd := domain.AcceptQuote{Account: acct}
 	exec := d.e.Exec
@@ -54,7 +54,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 		// (another account's is not found, and learns nothing here).
 		if cur.Account == acct && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
-				return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+				return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 			}
 		}
 	case !errors.Is(err, actors.ErrNoOrder):
@@ -65,14 +65,14 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 		case q == nil || q.Account != acct:
 			cmd.Refusal = domain.ErrNotFound("quote")
 		case d.track.full():
-			return refusal(domain.ErrUnavailable("%d orders are live; retry later", MaxLiveOrders)), nil
+			return domain.Refuse(domain.ErrUnavailable("%d orders are live; retry later", MaxLiveOrders)), nil
 		default:
 			create, rerr := d.prepare(ctx, q, req)
 			cmd.Refusal = rerr
 			if create != nil {
 				cmd.Create = *create
 				if cmd.Issues, err = d.issues(ctx, create.FromCurrency, create.Gasless, create.RFQ); err != nil {
-					return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+					return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 				}
 			}
 		}
@@ -82,7 +82,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 	}
 	out, err := exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
 	if errors.Is(err, actors.ErrNoOrder) {
-		return refusal(cmd.Refusal), nil
+		return domain.Refuse(cmd.Refusal), nil
 	}
 	return out, err
 }
@@ -96,7 +96,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 func (d *Desk) issues(ctx context.Context, from string, g *domain.GaslessTerms, r *domain.RFQTerms) (domain.Issues, error) {
 	ctx, cancel := context.WithTimeout(ctx, chainTimeout)
 	defer cancel()
-	decimals := decimalsOf(from)
+	decimals := domain.DecimalsOf(from)
 	switch {
 	case g != nil:
 		return d.cfg.Leg.Issues(ctx, g, decimals)
@@ -157,14 +157,14 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 		c.MinAmountOut = min
 		c.Gasless = &domain.GaslessTerms{
 			Signer: signer.Hex(), TokenIn: q.TokenIn.Hex(), TokenOut: q.TokenOut.Hex(), AmountIn: new(big.Int).Set(q.AmountIn),
-			MinAmountOut: new(big.Int).Set(min), Recipient: signer.Hex(), Pool: q.Pool.Hex(), Deadline: unix, Nonce: randomNonce(),
+			MinAmountOut: new(big.Int).Set(min), Recipient: signer.Hex(), Pool: q.Pool.Hex(), Deadline: unix, Nonce: eip712.RandomNonce(),
 		}
 		signing = d.cfg.Leg.Signing(c.Gasless)
 	case domain.RouteRFQ:
 		c.MinAmountOut = q.AmountOut // firm
 		quote := q.Firm.Quote
 		qh := rfq.QuoteHash(&quote)
-		nonce := randomNonce()
+		nonce := eip712.RandomNonce()
 		f := &eip712.RfqEscrowFunding{
 			Signer: signer, ExecutionID: rfq.ExecutionID(qh, signer, nonce), Escrow: d.ch.Contracts.RfqEscrow,
 			QuoteHash: qh, Token: q.TokenIn, Amount: q.AmountIn, Deadline: unix, Nonce: nonce,
@@ -187,7 +187,7 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	o, err := d.e.Order(ctx, id)
 	if errors.Is(err, actors.ErrNoOrder) || err == nil && o.Account != acct {
-		return refusal(domain.ErrNotFound("order")), nil
+		return domain.Refuse(domain.ErrNotFound("order")), nil
 	}
 	if err != nil {
 		return domain.Outcome{}, err
@@ -195,15 +195,15 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 	var cmd domain.Command
 	switch {
 	case (req.Signature == nil) == (req.TxHash == nil):
-		return refusal(domain.ErrInvalid("send exactly one of signature (route amm) or tx_hash (route rfq)")), nil
+		return domain.Refuse(domain.ErrInvalid("send exactly one of signature (route amm) or tx_hash (route rfq)")), nil
 	case req.Signature != nil:
 		c := domain.SubmitAMMSignature{Signature: *req.Signature, Verified: d.verifyAMM(o, *req.Signature)}
 		if c.Verified && o.State == domain.OrderAccepted {
 			cctx, cancel := context.WithTimeout(ctx, chainTimeout)
-			c.Preflight, err = d.cfg.Leg.Preflight(cctx, o.Gasless, c.Signature, decimalsOf(o.FromCurrency))
+			c.Preflight, err = d.cfg.Leg.Preflight(cctx, o.Gasless, c.Signature, domain.DecimalsOf(o.FromCurrency))
 			cancel()
 			if err != nil {
-				return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+				return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 			}
 		}
 		cmd = c
@@ -214,7 +214,7 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 		status, err := d.checkFunding(cctx, o, *req.TxHash)
 		cancel()
 		if err != nil {
-			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 		}
 		cmd = domain.SubmitRFQTx{TxHash: *req.TxHash, Status: status}
 	}
@@ -255,15 +255,3 @@ func (d *Desk) fundingStatus(rcpt *types.Receipt, st verify.Status, t *rfqTerms)
 	}
 	return domain.RFQTxNotVerified
 }
-
-// decimalsOf is a currency's decimals (6 for every currency served).
-func decimalsOf(symbol string) int {
-	if c, err := domain.CurrencyBySymbol(symbol); err == nil {
-		return c.Decimals
-	}
-	return 6
-}
-
-// refusal is an outcome without events: the refusal as the answer and as
-// a value.
-func refusal(err *domain.Error) domain.Outcome { return domain.Outcome{Reply: err.Reply(), Err: err} }

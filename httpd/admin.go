@@ -17,6 +17,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/fx"
+	"github.com/fxd-labs/fxd/pay"
 	"github.com/fxd-labs/fxd/snapshot"
 )
 
@@ -30,6 +31,7 @@ const maxAdminBody = 16 << 10
 type Admin struct {
 	chain   *connect.Chain // nil: no faucet
 	desk    *fx.Desk       // nil: no FX gauges
+	pay     *pay.Desk      // nil: no payments gauges
 	engine  *actors.Engine
 	token   []byte
 	dataDir string
@@ -250,6 +252,18 @@ func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 		gauge("fxd_fx_book_quotes", "Quotes (and expired-quote tombstones) in the quote book.", st.BookQuotes)
 		gauge("fxd_fx_chain_jobs", "Chain jobs in flight (relays, settles, refunds, escrow reads).", st.RunningJobs)
 	}
+	if a.pay != nil {
+		st := a.pay.Stats()
+		gauge("fxd_pay_live_transfers", "Transfers not yet in an end state, driven by the chain side.", st.LiveTransfers)
+		gauge("fxd_pay_live_links", "Payment links open or holding money not yet forwarded.", st.LiveLinks)
+		gauge("fxd_pay_chain_jobs", "Payments chain jobs in flight (relays, receipt checks, scans, forwards).", st.RunningJobs)
+	}
+}
+
+// WithPayments adds the payments desk's gauges to /metrics.
+func (a *Admin) WithPayments(p *pay.Desk) *Admin {
+	a.pay = p
+	return a
 }
 
 type faucetBody struct {

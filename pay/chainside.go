@@ -121,7 +121,7 @@ func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Rec
 		return 0, refusal, nil
 	}
 	return 0, domain.ErrTransferNotVerified("transaction %s holds no Transfer of %s %s from %s to %s",
-		rcpt.TxHash.Hex(), domain.FormatAmount(t.Amount, decimalsOf(t.Currency)), t.Currency, t.SourceWallet, t.Recipient), nil
+		rcpt.TxHash.Hex(), domain.FormatAmount(t.Amount, domain.DecimalsOf(t.Currency)), t.Currency, t.SourceWallet, t.Recipient), nil
 }
 
 // cutReason bounds a failure reason to what the domain keeps (200 runes).

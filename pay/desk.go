@@ -8,7 +8,6 @@ package pay
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -75,7 +74,6 @@ type Config struct {
 type Desk struct {
 	cfg       Config
 	e         *actors.Engine
-	symbols   map[common.Address]string
 	transfers *jobs.Driver[common.Hash, tracked]
 	links     *jobs.Driver[common.Hash, linkTracked]
 	stop      chan struct{}
@@ -96,10 +94,7 @@ func New(cfg Config) *Desk {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Desk{cfg: cfg, e: cfg.Engine, symbols: map[common.Address]string{}, stop: make(chan struct{})}
-	for s, a := range cfg.Tokens {
-		d.symbols[a] = s
-	}
+	d := &Desk{cfg: cfg, e: cfg.Engine, stop: make(chan struct{})}
 	d.transfers = jobs.New(jobs.Config[common.Hash, tracked]{
 		Name: "transfers", MaxLive: MaxLiveTransfers, MaxJobs: maxJobs, KickQueue: kickQueue,
 		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,
@@ -212,15 +207,6 @@ func (d *Desk) exec(ctx context.Context, id string, cmd domain.Command) error {
 		return fmt.Errorf("pay: %s %T refused: %s: %s", id, cmd, out.Err.Code, out.Err.Message)
 	}
 	return nil
-}
-
-// randomNonce is a Permit2 unordered nonce: 128 random bits.
-func randomNonce() *big.Int {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(fmt.Sprintf("pay: crypto/rand: %v", err))
-	}
-	return new(big.Int).SetBytes(b[:])
 }
 
 func mustJSON(v any) []byte {

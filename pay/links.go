@@ -75,7 +75,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 		head, err := d.cfg.Chain.BlockNumber(cctx)
 		cancel()
 		if err != nil {
-			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 		}
 		cmd.FromBlock = head
 		token := d.cfg.Tokens[req.Currency]
@@ -118,14 +118,14 @@ func (d *Desk) Link(ctx context.Context, acct, id string) (*domain.Link, error) 
 // CancelLink is PATCH /payment-links/{id} {"state":"cancelled"}.
 func (d *Desk) CancelLink(ctx context.Context, acct, id string, req LinkUpdate, idem *domain.IdemRequest) (domain.Outcome, error) {
 	if req.State != domain.LinkCancelled {
-		return refusal(domain.ErrInvalid(`state must be "cancelled"`)), nil
+		return domain.Refuse(domain.ErrInvalid(`state must be "cancelled"`)), nil
 	}
 	if k, ok := domain.KindOf(id); !ok || k != domain.KindLink {
-		return refusal(domain.ErrNotFound("payment link")), nil
+		return domain.Refuse(domain.ErrNotFound("payment link")), nil
 	}
 	out, err := d.e.Exec(ctx, id, domain.Request{Cmd: domain.CancelLink{Account: acct}, Idem: idem})
 	if errors.Is(err, actors.ErrNoEntity) {
-		return refusal(domain.ErrNotFound("payment link")), nil
+		return domain.Refuse(domain.ErrNotFound("payment link")), nil
 	}
 	return out, err
 }
@@ -138,27 +138,27 @@ func (d *Desk) CancelLink(ctx context.Context, acct, id string, req LinkUpdate, 
 func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (domain.Outcome, error) {
 	l, err := d.Link(ctx, "", id)
 	if errors.Is(err, actors.ErrNoEntity) {
-		return refusal(domain.ErrNotFound("payment link")), nil
+		return domain.Refuse(domain.ErrNotFound("payment link")), nil
 	}
 	if err != nil {
 		return domain.Outcome{}, err
 	}
 	raw, herr := hexutil.Decode(req.TxHash)
 	if herr != nil || len(raw) != 32 {
-		return refusal(domain.ErrInvalid("tx_hash must be a 0x-prefixed 32-byte hex hash")), nil
+		return domain.Refuse(domain.ErrInvalid("tx_hash must be a 0x-prefixed 32-byte hex hash")), nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 	defer cancel()
 	rcpt, st, err := verify.Lookup(cctx, d.cfg.Chain, common.BytesToHash(raw))
 	switch {
 	case err != nil:
-		return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+		return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 	case st == verify.Pending:
 		return domain.Outcome{Reply: jsonOK(domain.ViewPublicLink(l))}, nil
 	}
 	payments := linkPayments(rcpt, l)
 	if len(payments) == 0 {
-		return refusal(domain.ErrTransferNotVerified("transaction %s holds no %s Transfer to %s", rcpt.TxHash.Hex(), l.Currency, l.ReceiveAddress)), nil
+		return domain.Refuse(domain.ErrTransferNotVerified("transaction %s holds no %s Transfer to %s", rcpt.TxHash.Hex(), l.Currency, l.ReceiveAddress)), nil
 	}
 	return d.e.Exec(ctx, id, domain.Request{Cmd: domain.PayLink{Payments: payments}})
 }

@@ -19,7 +19,7 @@ import (
 func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	t, err := d.Transfer(ctx, acct, id)
 	if errors.Is(err, actors.ErrNoEntity) {
-		return refusal(domain.ErrNotFound("transfer")), nil
+		return domain.Refuse(domain.ErrNotFound("transfer")), nil
 	}
 	if err != nil {
 		return domain.Outcome{}, err
@@ -29,14 +29,14 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 	var cmd domain.Command
 	switch {
 	case (req.Signature == nil) == (req.TxHash == nil):
-		return refusal(domain.ErrInvalid("send exactly one of signature (cross-currency) or tx_hash (same currency)")), nil
+		return domain.Refuse(domain.ErrInvalid("send exactly one of signature (cross-currency) or tx_hash (same currency)")), nil
 	case req.Signature != nil:
 		c := domain.SubmitTransferSignature{Signature: *req.Signature}
 		if t.Gasless != nil && t.State == domain.TransferAccepted {
 			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)
 			if c.Verified {
-				if c.Preflight, err = d.cfg.Leg.Preflight(cctx, t.Gasless, c.Signature, decimalsOf(t.FromCurrency)); err != nil {
-					return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+				if c.Preflight, err = d.cfg.Leg.Preflight(cctx, t.Gasless, c.Signature, domain.DecimalsOf(t.FromCurrency)); err != nil {
+					return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 				}
 			}
 		}
@@ -46,7 +46,7 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 	default:
 		c, err := d.checkTx(cctx, t, *req.TxHash)
 		if err != nil {
-			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 		}
 		cmd = c
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/eip712"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -226,7 +227,7 @@ func (d *Desk) Transfer(ctx context.Context, acct, id string) (*domain.Transfer,
 func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
 	t, err := d.Transfer(ctx, acct, id)
 	if errors.Is(err, actors.ErrNoEntity) {
-		return refusal(domain.ErrNotFound("transfer")), nil
+		return domain.Refuse(domain.ErrNotFound("transfer")), nil
 	}
 	if err != nil {
 		return domain.Outcome{}, err
@@ -242,8 +243,8 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 	if terms != nil && cmd.Refusal == nil {
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 		defer cancel()
-		if cmd.Issues, err = d.cfg.Leg.Issues(cctx, terms, decimalsOf(t.FromCurrency)); err != nil {
-			return refusal(domain.ErrUnavailable("chain: %v", err)), nil
+		if cmd.Issues, err = d.cfg.Leg.Issues(cctx, terms, domain.DecimalsOf(t.FromCurrency)); err != nil {
+			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
 		}
 	}
 	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
@@ -267,7 +268,7 @@ func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*
 	}
 	pool, out, ok := d.cfg.Pools.Quote(tokenIn, tokenOut, t.Amount)
 	if !ok {
-		return nil, nil, domain.ErrNoQuote("no pool quotes %s %s → %s", domain.FormatAmount(t.Amount, decimalsOf(t.FromCurrency)), t.FromCurrency, t.Currency)
+		return nil, nil, domain.ErrNoQuote("no pool quotes %s %s → %s", domain.FormatAmount(t.Amount, domain.DecimalsOf(t.FromCurrency)), t.FromCurrency, t.Currency)
 	}
 	min := new(big.Int).Mul(out, big.NewInt(int64(10_000-d.cfg.SlippageBps)))
 	min.Quo(min, big.NewInt(10_000))
@@ -277,16 +278,6 @@ func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*
 	deadline := d.cfg.Clock().Add(d.cfg.AcceptDeadline).Truncate(time.Second)
 	return &domain.GaslessTerms{
 		Signer: t.SourceWallet, TokenIn: tokenIn.Hex(), TokenOut: tokenOut.Hex(), AmountIn: new(big.Int).Set(t.Amount),
-		MinAmountOut: min, Recipient: t.Recipient, Pool: pool.Hex(), Deadline: big.NewInt(deadline.Unix()), Nonce: randomNonce(),
+		MinAmountOut: min, Recipient: t.Recipient, Pool: pool.Hex(), Deadline: big.NewInt(deadline.Unix()), Nonce: eip712.RandomNonce(),
 	}, out, nil
 }
-
-// decimalsOf is a currency's decimals (6 for every currency served).
-func decimalsOf(symbol string) int {
-	if c, err := domain.CurrencyBySymbol(symbol); err == nil {
-		return c.Decimals
-	}
-	return 6
-}
-
-func refusal(err *domain.Error) domain.Outcome { return domain.Outcome{Reply: err.Reply(), Err: err} }
