@@ -33,10 +33,9 @@ func (e *Engine) Ledger(ctx context.Context, acct, startingAfter string, f domai
 }
 
 // RowByKey returns the row a lookup key names (domain.AddressKey), nil if
-// none, once the store holds every write acknowledged so far.
-func (e *Engine) RowByKey(ctx context.Context, key string) (domain.Row, error) {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
-		return nil, err
-	}
-	return e.store.RowByKey(key)
-}
+// none, as the store holds it now: a caller that needs every write
+// acknowledged so far calls CatchUp first.
+func (e *Engine) RowByKey(key string) (domain.Row, error) { return e.store.RowByKey(key) }
+
+// CatchUp waits until the store holds every write acknowledged so far.
+func (e *Engine) CatchUp(ctx context.Context) error { return e.waitApplied(ctx, e.log.LastIndex()) }

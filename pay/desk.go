@@ -76,8 +76,11 @@ type Desk struct {
 	e         *actors.Engine
 	transfers *jobs.Driver[common.Hash, tracked]
 	links     *jobs.Driver[common.Hash, linkTracked]
-	stop      chan struct{}
-	wg        sync.WaitGroup
+	// caughtUpBlock is the block whose logs OnTransferLog has caught the
+	// store up for (the watcher's goroutine only).
+	caughtUpBlock uint64
+	stop          chan struct{}
+	wg            sync.WaitGroup
 }
 
 // New builds a desk. It does not touch the chain.

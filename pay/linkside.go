@@ -228,7 +228,18 @@ func (d *Desk) OnTransferLog(l watch.Log) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), chainTimeout)
 	defer cancel()
-	row, err := d.e.RowByKey(ctx, domain.AddressKey(t.To.Hex()))
+	// A link is durable before its address is shown to anyone, so before
+	// any payment to it is in a block the watcher fetched; once the store
+	// holds what was durable when this block's first log came, it holds the
+	// link. One wait per block, not per log.
+	if l.BlockNumber != d.caughtUpBlock {
+		if err := d.e.CatchUp(ctx); err != nil {
+			d.cfg.Logger.Warn("store not caught up; the links' own scans look again", "block", l.BlockNumber, "err", err.Error())
+			return
+		}
+		d.caughtUpBlock = l.BlockNumber
+	}
+	row, err := d.e.RowByKey(domain.AddressKey(t.To.Hex()))
 	if err != nil || row == nil {
 		if err != nil {
 			d.cfg.Logger.Warn("link lookup failed; the link's own scan looks again", "to", t.To.Hex(), "err", err.Error())
