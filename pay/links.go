@@ -40,6 +40,9 @@ type PaySubmit struct {
 // forwarder bound to the payout wallet, is derived from it before the link
 // exists.
 func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	if d.links.Len() >= MaxLiveLinks { // a passing condition: answered, never stored
+		return domain.Refuse(domain.ErrUnavailable("%d payment links are live; retry later", MaxLiveLinks)), nil
+	}
 	id, out, err := d.reserve(ctx, acct, domain.KindLink, idem)
 	if id == "" || err != nil {
 		return out, err
@@ -66,9 +69,6 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	}
 	if derr == nil {
 		cmd.PayoutWallet, derr = sourceWallet(info, req.PayoutWallet)
-	}
-	if derr == nil && d.links.Len() >= MaxLiveLinks {
-		derr = domain.ErrUnavailable("%d payment links are live; retry later", MaxLiveLinks)
 	}
 	if derr == nil {
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)

@@ -70,6 +70,9 @@ func must(err error) {
 // that needs the account (permission, wallet, contact) becomes the
 // command's Refusal, stored with the key like any answer.
 func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	if d.transfers.Len() >= MaxLiveTransfers { // a passing condition: answered, never stored
+		return domain.Refuse(domain.ErrUnavailable("%d transfers are live; retry later", MaxLiveTransfers)), nil
+	}
 	id, out, err := d.reserve(ctx, acct, domain.KindTransfer, idem)
 	if id == "" || err != nil {
 		return out, err
@@ -131,13 +134,12 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	if derr == nil {
-		derr = d.resolvePayee(ctx, acct, req, &cmd)
+		if derr, err = d.resolvePayee(ctx, acct, req, &cmd); err != nil {
+			return cmd, err // the account did not answer: 503, not stored
+		}
 	}
 	if derr == nil {
 		cmd.SourceWallet, derr = sourceWallet(info, req.SourceWallet)
-	}
-	if derr == nil && d.transfers.Len() >= MaxLiveTransfers {
-		derr = domain.ErrUnavailable("%d transfers are live; retry later", MaxLiveTransfers)
 	}
 	if derr == nil && req.FromCurrency == req.Currency {
 		cmd.Signing, derr = d.erc20Signing(req.Currency, cmd.Recipient, cmd.Amount)
@@ -146,24 +148,27 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 	return cmd, nil
 }
 
-// resolvePayee sets the recipient: given, or the contact's address.
-func (d *Desk) resolvePayee(ctx context.Context, acct string, req TransferRequest, cmd *domain.CreateTransfer) *domain.Error {
+// resolvePayee sets the recipient: given, or the contact's address. The
+// refusal is the request's (stored); the error is the account not
+// answering.
+func (d *Desk) resolvePayee(ctx context.Context, acct string, req TransferRequest, cmd *domain.CreateTransfer) (*domain.Error, error) {
 	if req.Recipient != nil {
 		cmd.Recipient = *req.Recipient
-		return nil
+		return nil, nil
 	}
 	v, err := d.e.Read(ctx, acct, func(s domain.Entity) any { return s.(*domain.AccountState).Contacts[*req.ContactID] })
+	if err != nil {
+		return nil, err
+	}
 	c, _ := v.(*domain.Contact)
 	switch {
-	case err != nil:
-		return domain.ErrUnavailable("account: %v", err)
 	case c == nil:
-		return domain.ErrNotFound("contact")
+		return domain.ErrNotFound("contact"), nil
 	case c.Currency != "" && c.Currency != req.Currency:
-		return domain.ErrInvalid("contact %s is paid in %s, not %s", c.ID, c.Currency, req.Currency)
+		return domain.ErrInvalid("contact %s is paid in %s, not %s", c.ID, c.Currency, req.Currency), nil
 	}
 	cmd.Recipient, cmd.ContactID = c.Address, c.ID
-	return nil
+	return nil, nil
 }
 
 // payPermitted: KYC approved and the pay permission on (SPEC.md: refused
@@ -236,6 +241,9 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 	terms := t.Gasless
 	if terms == nil && t.Cross() && t.State == domain.TransferCreated {
 		terms, cmd.AmountOut, cmd.Refusal = d.buildLeg(ctx, acct, t)
+		if cmd.Refusal != nil && cmd.Refusal.Status == 503 {
+			return domain.Refuse(cmd.Refusal), nil // the account did not answer: not stored
+		}
 		if terms != nil {
 			cmd.Gasless, cmd.Signing = terms, mustJSON(d.cfg.Leg.Signing(terms))
 		}
