@@ -1,0 +1,79 @@
+package actors
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/domain"
+)
+
+const (
+	payeeAddr = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+	walletSum = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	txHash    = "0x1111111111111111111111111111111111111111111111111111111111111111"
+)
+
+// TestEveryKindOnOneHost: a transfer, a payment link and a log claim go
+// through the same host as accounts and orders: durable, rebuilt exactly
+// after a restart, listed per account, found by lookup key, in the ledger,
+// and refused with the right error value when their kind says no.
+func TestEveryKindOnOneHost(t *testing.T) {
+	dir := t.TempDir()
+	e := openEngine(t, dir)
+	ctx := context.Background()
+	acct := createAccount(t, e)
+	now := time.Now().UTC()
+
+	trID := e.NewID("tr_", acct)
+	out, err := e.Create(ctx, trID, domain.Request{Cmd: domain.CreateTransfer{ID: trID, Account: acct, FromCurrency: "USDC", Currency: "USDC",
+		Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`), ExpiresAt: now.Add(time.Hour)}})
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+	plID := e.NewID("pl_", acct)
+	out, err = e.Create(ctx, plID, domain.Request{Cmd: domain.CreateLink{ID: plID, Account: acct, Currency: "EURC", Amount: big.NewInt(7),
+		PayoutWallet: walletSum, ReceiveAddress: payeeAddr, TokenAddress: walletSum, URL: "http://x/pay/" + plID}})
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+
+	claim := domain.ClaimLog{TxHash: txHash, LogIndex: 1, By: trID}
+	out, err = e.Create(ctx, domain.ClaimID(txHash), domain.Request{Cmd: claim})
+	require.NoError(t, err)
+	require.Nil(t, out.Err)
+	claim.By = "tr_other"
+	out, err = e.Create(ctx, domain.ClaimID(txHash), domain.Request{Cmd: claim})
+	require.NoError(t, err)
+	require.Equal(t, domain.CodeTxAlreadyUsed, out.Err.Code, "the refusal is a value")
+
+	_, err = e.Exec(ctx, e.NewID("tr_", acct), domain.Request{Cmd: domain.ExpireTransfer{}})
+	require.ErrorIs(t, err, ErrNoEntity, "an unknown transfer spawns nothing")
+	require.Panics(t, func() { _, _ = e.Exec(ctx, trID, domain.Request{Cmd: domain.ExpireLink{}}) }, "a link command never reaches a transfer")
+	require.NoError(t, e.Close())
+
+	e = openEngine(t, dir)
+	defer e.Close()
+	v, err := e.Read(ctx, trID, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer })
+	require.NoError(t, err)
+	require.Equal(t, domain.TransferCreated, v.(*domain.Transfer).State)
+	out, err = e.Create(ctx, domain.ClaimID(txHash), domain.Request{Cmd: claim})
+	require.NoError(t, err)
+	require.Equal(t, domain.CodeTxAlreadyUsed, out.Err.Code, "claims survive a restart")
+
+	rows, err := e.AccountRows(ctx, acct, domain.KindLink, "", 10)
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	require.Equal(t, plID, rows[0].RowID())
+	require.NoError(t, e.CatchUp(ctx))
+	byKey, err := e.RowByKey(domain.AddressKey(payeeAddr))
+	require.NoError(t, err)
+	require.Equal(t, plID, byKey.RowID())
+	var live []string
+	require.NoError(t, e.LiveRows(domain.KindTransfer, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.Equal(t, []string{trID}, live)
+	var ledger []string
+	require.NoError(t, e.Ledger(ctx, acct, "", domain.LedgerFilter{}, func(en *domain.LedgerEntry) bool { ledger = append(ledger, en.ID); return true }))
+	require.Equal(t, []string{plID, trID}, ledger, "newest first, every kind in one ledger")
+}
