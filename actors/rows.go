@@ -39,3 +39,12 @@ func (e *Engine) RowByKey(key string) (domain.Row, error) { return e.store.RowBy
 
 // CatchUp waits until the store holds every write acknowledged so far.
 func (e *Engine) CatchUp(ctx context.Context) error { return e.waitApplied(ctx, e.log.LastIndex()) }
+
+// LedgerRows is Ledger reading each entry in place (see
+// snapshot.Store.LedgerRows): the export's path.
+func (e *Engine) LedgerRows(ctx context.Context, acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerRow) bool) error {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return err
+	}
+	return e.store.LedgerRows(acct, startingAfter, f, fn)
+}

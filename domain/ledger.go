@@ -3,7 +3,6 @@ package domain
 import (
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -188,33 +187,5 @@ func (f LedgerFilter) Match(e *LedgerEntry) bool {
 }
 
 // LedgerCSVHeader is the export's header row: the entry's JSON field names.
-var LedgerCSVHeader = []string{"id", "type", "state", "from_currency", "to_currency", "amount_in", "amount_out",
+var LedgerCSVHeader = [...]string{"id", "type", "state", "from_currency", "to_currency", "amount_in", "amount_out",
 	"tx_hash", "reference_id", "description", "created_at"}
-
-// CSVRecord renders an entry as one CSV row in LedgerCSVHeader's order,
-// every cell neutralized against formula injection: a cell that starts
-// with = + - @, a tab or a carriage return is prefixed with ' (OWASP),
-// so a spreadsheet shows it as text. Amounts are never negative, so
-// numeric cells never need it and stay numbers.
-func CSVRecord(dst []string, e *LedgerEntry) []string {
-	v := ViewLedger(e)
-	deref := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
-	dst = append(dst[:0], v.ID, v.Type, v.State, v.FromCurrency, v.ToCurrency, v.AmountIn, v.AmountOut,
-		deref(v.TxHash), v.ReferenceID, deref(v.Description), v.CreatedAt)
-	for i, c := range dst {
-		dst[i] = neutralizeCell(c)
-	}
-	return dst
-}
-
-func neutralizeCell(c string) string {
-	if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
-		return "'" + c
-	}
-	return c
-}

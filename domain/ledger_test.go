@@ -41,29 +41,63 @@ func TestLedgerFilter(t *testing.T) {
 	}
 }
 
-// TestCSVRecordNeutralizesFormulas: a description that a spreadsheet
-// would run as a formula is written as text; amounts stay numbers; the
-// row reads back with encoding/csv exactly as rendered.
-func TestCSVRecordNeutralizesFormulas(t *testing.T) {
+// csvRow renders an entry through its stored bytes, as the export does.
+func csvRow(t *testing.T, e *LedgerEntry) []string {
+	t.Helper()
+	var row LedgerRow
+	require.NoError(t, ParseLedgerRow(MarshalLedger(nil, e), &row))
+	cells, _ := CSVCells(nil, nil, &row)
+	return append([]string(nil), cells...)
+}
+
+// TestCSVCellsNeutralizeFormulas: a description that a spreadsheet would
+// run as a formula is written as text; amounts stay numbers; the row reads
+// back with encoding/csv exactly as rendered.
+func TestCSVCellsNeutralizeFormulas(t *testing.T) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	require.NoError(t, w.Write(LedgerCSVHeader))
+	require.NoError(t, w.Write(LedgerCSVHeader[:]))
 	descs := []string{`=HYPERLINK("http://x","pay")`, "+1+1", "-2", "@SUM(A1)", "\tx", "\rx", `plain, "quoted"` + "\nline", ""}
-	var row []string
 	for _, d := range descs {
-		row = CSVRecord(row, ledgerEntry(LedgerTransfer, "USDC", "USDC", d, t0))
-		require.NoError(t, w.Write(row))
+		require.NoError(t, w.Write(csvRow(t, ledgerEntry(LedgerTransfer, "USDC", "USDC", d, t0))))
 	}
 	w.Flush()
 	rows, err := csv.NewReader(&buf).ReadAll()
 	require.NoError(t, err)
-	require.Equal(t, LedgerCSVHeader, rows[0])
+	require.Equal(t, LedgerCSVHeader[:], rows[0])
 	want := []string{`'=HYPERLINK("http://x","pay")`, "'+1+1", "'-2", "'@SUM(A1)", "'\tx", "'\rx", `plain, "quoted"` + "\nline", ""}
 	for i, r := range rows[1:] {
 		require.Equal(t, want[i], r[9], "description %d", i)
 		require.Equal(t, "1.5", r[5], "amounts stay numbers")
 		require.Equal(t, "1.38", r[6])
 		require.Equal(t, "2026-01-01T00:00:00Z", r[10])
+	}
+}
+
+// TestCSVCellsAreTheJSONView: every cell is its field of ViewLedger (the
+// list's JSON), for amounts of every shape, with and without the optional
+// fields; the export reads in place what the list decodes.
+func TestCSVCellsAreTheJSONView(t *testing.T) {
+	for i, amt := range []string{"0", "1", "10", "100000", "1000000", "1000001", "1234567890123", "5", "999999999"} {
+		e := ledgerEntry(LedgerFXAMM, "USDC", "EURC", "", t0.Add(time.Duration(i)*time.Second))
+		e.AmountIn, e.AmountOut = bi(amt), bi(amt)
+		if i%2 == 0 {
+			e.TxHash, e.Description = hashFund, "note"
+		}
+		v := ViewLedger(e)
+		opt := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		want := []string{v.ID, v.Type, v.State, v.FromCurrency, v.ToCurrency, v.AmountIn, v.AmountOut, opt(v.TxHash), v.ReferenceID, opt(v.Description), v.CreatedAt}
+		require.Equal(t, want, csvRow(t, e), "amount %s", amt)
+		var row LedgerRow
+		require.NoError(t, ParseLedgerRow(MarshalLedger(nil, e), &row))
+		require.Equal(t, LedgerFilter{}.Match(e), LedgerFilter{}.MatchRow(&row))
+		f, _ := ParseLedgerFilter("", "EURC", "", "2026-01-01T00:00:03Z")
+		require.Equal(t, f.Match(e), f.MatchRow(&row))
 	}
 }
 

@@ -62,7 +62,11 @@ var paymentCodecs = []struct {
 		if err != nil {
 			return true, enc, nil, err
 		}
-		_ = CSVRecord(nil, v)
+		var row LedgerRow
+		if err := ParseLedgerRow(enc, &row); err != nil {
+			return true, enc, nil, err
+		}
+		_, _ = CSVCells(nil, nil, &row)
 		return true, enc, MarshalLedger(nil, v2), nil
 	}},
 }

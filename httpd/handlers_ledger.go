@@ -2,8 +2,11 @@ package httpd
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
+	"io"
+	"net"
 	"time"
 
 	"github.com/fxd-labs/fxd/domain"
@@ -12,9 +15,6 @@ import (
 // exportPage is how many ledger entries the export reads per store
 // iterator: memory stays one page whatever the ledger's length.
 const exportPage = 1000
-
-// exportTimeout bounds one export (a million rows take seconds).
-const exportTimeout = 10 * time.Minute
 
 // ledgerQuery reads the filters of GET /transactions and its export.
 func (rc *reqCtx) ledgerQuery() (domain.LedgerFilter, *domain.Error) {
@@ -52,60 +52,120 @@ func (s *Server) ledgerPage(rc *reqCtx, page domain.Page, f domain.LedgerFilter)
 }
 
 // exportTransactions streams the ledger as CSV (RFC 4180, encoding/csv),
-// a page of entries at a time from the store, so a million rows never
-// sit in memory. A store failure mid-stream closes the connection, so the
-// client sees a broken chunked body rather than a short file that looks
-// whole.
+// a page of entries at a time read in place from the store, so a million
+// rows never sit in memory and make next to no garbage.
 func (s *Server) exportTransactions(rc *reqCtx) {
 	f, derr := rc.ledgerQuery()
 	if derr != nil {
 		writeError(rc.ctx, derr)
 		return
 	}
-	acct := rc.key.Account
 	rc.ctx.SetStatusCode(200)
 	rc.ctx.SetContentType("text/csv")
 	rc.ctx.Response.Header.Set("Content-Disposition", `attachment; filename="transactions.csv"`)
-	conn := rc.ctx.Conn()
-	rc.ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
-		if err := s.writeLedgerCSV(w, acct, f); err != nil {
-			s.cfg.Logger.Error("export failed mid-stream", "account", acct, "err", err.Error())
-			_ = conn.Close()
-		}
-	})
+	rc.ctx.SetBodyStream(&ledgerExport{s: s, acct: rc.key.Account, filter: f, conn: rc.ctx.Conn()}, -1)
 }
 
-// writeLedgerCSV writes the header and every selected entry, page by page.
-func (s *Server) writeLedgerCSV(w *bufio.Writer, acct string, f domain.LedgerFilter) error {
-	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
+// exportWriteBuf is the size of the chunks the export hands to the
+// connection: fasthttp frames each Write as one chunk, so 64 KiB writes are
+// 16 times fewer system calls than its 4 KiB copy buffer.
+const exportWriteBuf = 64 << 10
+
+// exportPageTimeout bounds writing one page to a slow client; the
+// server's whole-response write deadline (30 s) is pushed forward by it
+// before every page, so a long export is cut only when the client stalls.
+const exportPageTimeout = 30 * time.Second
+
+// ledgerExport is the export's body. fasthttp calls WriteTo (it says
+// SupportsBodyWriteTo), which writes straight through a 64 KiB buffer;
+// Read serves the same bytes a page at a time for any caller that reads.
+type ledgerExport struct {
+	s      *Server
+	acct   string
+	filter domain.LedgerFilter
+	conn   net.Conn
+
+	// The export's state between pages.
+	started bool
+	after   string // the last entry written
+	done    bool
+	page    bytes.Buffer // Read's unread bytes
+	cells   []string
+	scratch []byte
+}
+
+func (x *ledgerExport) SupportsBodyWriteTo() bool { return true }
+
+// WriteTo writes the header and every selected entry, page by page. A
+// store failure mid-stream is returned: fasthttp closes the connection, so
+// the client sees a broken chunked body, never a short file that looks
+// whole.
+func (x *ledgerExport) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, exportWriteBuf)
+	var total int64
+	for !x.done {
+		if err := x.nextPage(); err != nil {
+			return total, err
+		}
+		n, err := x.page.WriteTo(bw)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, bw.Flush()
+}
+
+// Read serves the export a page at a time.
+func (x *ledgerExport) Read(p []byte) (int, error) {
+	for x.page.Len() == 0 {
+		if x.done {
+			return 0, io.EOF
+		}
+		if err := x.nextPage(); err != nil {
+			return 0, err
+		}
+	}
+	return x.page.Read(p)
+}
+
+// nextPage renders the next exportPage entries (the header first) into
+// x.page, each page through a store iterator of its own, and pushes the
+// connection's write deadline forward.
+func (x *ledgerExport) nextPage() error {
+	if x.conn != nil {
+		if err := x.conn.SetWriteDeadline(time.Now().Add(exportPageTimeout)); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	cw := csv.NewWriter(w)
-	if err := cw.Write(domain.LedgerCSVHeader); err != nil {
+	cw := csv.NewWriter(&x.page)
+	if !x.started {
+		x.started = true
+		if err := cw.Write(domain.LedgerCSVHeader[:]); err != nil {
+			return err
+		}
+	}
+	n := 0
+	var werr error
+	err := x.s.engine.LedgerRows(ctx, x.acct, x.after, x.filter, func(r *domain.LedgerRow) bool {
+		x.cells, x.scratch = domain.CSVCells(x.cells, x.scratch, r)
+		werr = cw.Write(x.cells)
+		n++
+		if n == exportPage { // the cursor of the next page (one string per page)
+			x.after = string(r.ID)
+		}
+		return werr == nil && n < exportPage
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		x.s.cfg.Logger.Error("export failed mid-stream", "account", x.acct, "err", err.Error())
 		return err
 	}
-	var row []string
-	after := ""
-	for {
-		n := 0
-		var werr error
-		err := s.engine.Ledger(ctx, acct, after, f, func(e *domain.LedgerEntry) bool {
-			row = domain.CSVRecord(row, e)
-			werr = cw.Write(row)
-			n, after = n+1, e.ID
-			return werr == nil && n < exportPage
-		})
-		if err == nil {
-			err = werr
-		}
-		if err != nil {
-			return err
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		if n < exportPage {
-			return nil
-		}
-	}
+	cw.Flush()
+	x.done = n < exportPage
+	return cw.Error()
 }

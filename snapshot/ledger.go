@@ -13,12 +13,13 @@ import (
 // the accept). A scan for From stops only past From minus this.
 const ledgerSkew = 5 * time.Minute
 
-// Ledger calls fn with the account's ledger entries that f selects,
+// LedgerRows calls fn with the account's ledger entries that f selects,
 // newest first, starting below entry startingAfter when it is set, until
-// fn returns false or the entries run out. It reads through one iterator
-// and holds one entry at a time, so a caller that pages (the export) runs
-// in constant memory however long the ledger is.
-func (s *Store) Ledger(acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerEntry) bool) error {
+// fn returns false or the entries run out. Each row is read in place from
+// the iterator (valid only during the call) and nothing is allocated per
+// entry, so a caller that pages (the export) runs in constant memory and
+// near-constant garbage however long the ledger is.
+func (s *Store) LedgerRows(acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerRow) bool) error {
 	prefix := ledgerPrefix(acct)
 	upper := prefixEnd(prefix)
 	if startingAfter != "" {
@@ -28,27 +29,42 @@ func (s *Store) Ledger(acct, startingAfter string, f domain.LedgerFilter, fn fun
 	if err != nil {
 		return fmt.Errorf("snapshot: iterate the ledger of %s: %w", acct, err)
 	}
-	stopBefore := time.Time{}
+	var stopBefore time.Time
 	if !f.From.IsZero() {
 		stopBefore = f.From.Add(-ledgerSkew)
 	}
+	var row domain.LedgerRow
 	for it.Last(); it.Valid(); it.Prev() {
 		v, err := it.ValueAndErr()
-		if err != nil {
-			_ = it.Close()
-			return fmt.Errorf("snapshot: read %q: %w", it.Key(), err)
+		if err == nil {
+			err = domain.ParseLedgerRow(v, &row)
 		}
-		e, err := domain.UnmarshalLedger(v)
 		if err != nil {
 			_ = it.Close()
 			return fmt.Errorf("snapshot: ledger entry %q: %w", it.Key(), err)
 		}
-		if !stopBefore.IsZero() && e.CreatedAt.Before(stopBefore) {
+		if !stopBefore.IsZero() && row.CreatedAt.Before(stopBefore) {
 			break
 		}
-		if f.Match(e) && !fn(e) {
+		if f.MatchRow(&row) && !fn(&row) {
 			break
 		}
 	}
 	return it.Close()
+}
+
+// Ledger is LedgerRows with each selected entry decoded (the list's few).
+func (s *Store) Ledger(acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerEntry) bool) error {
+	var derr error
+	err := s.LedgerRows(acct, startingAfter, f, func(r *domain.LedgerRow) bool {
+		var e *domain.LedgerEntry
+		if e, derr = domain.UnmarshalLedger(r.Raw); derr != nil {
+			return false
+		}
+		return fn(e)
+	})
+	if err == nil && derr != nil {
+		err = fmt.Errorf("snapshot: ledger of %s: %w", acct, derr)
+	}
+	return err
 }
