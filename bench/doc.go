@@ -26,6 +26,30 @@
 //     replay, so it is mostly fixed cost).
 //   - Memory per account: the server's RSS growth over N accounts with one
 //     key and one contact each.
+//   - The ledger (ledger.go; fxbench -only ledger runs just this): a data
+//     dir filled in-process, through actors.Engine (the HTTP write limit
+//     would allow one key 120 transfers a minute), with an account of
+//     1,000,000 same-currency transfers and one of 100,000 (-ledger-rows,
+//     -ledger-list-rows), each created and then confirmed (an end state,
+//     as most of a ledger is: a live transfer would be resumed by the
+//     payments desk), 256 at a time so group commit batches them; then
+//     `fxd serve` on it (which binds the embedded chain on this first
+//     start). First, on the fresh server, one GET /transactions/export of
+//     the 1,000,000-entry account, read to its end with encoding/csv
+//     (exactly 1,000,000 rows after the header, newest first), against
+//     ≥ 200,000 rows/s and ≤ 64 MiB of server RSS growth (VmRSS sampled
+//     every 10 ms); fxd's Go heap before and after (admin pprof, a forced
+//     GC outside the timed request) tells memory the export keeps from
+//     garbage awaiting a GC cycle. Then GET /transactions?limit=50 on the
+//     100,000-entry account, closed loop sequential and 4 concurrent
+//     (-ledger-conns), 2,000 measured requests per query
+//     (-ledger-requests): the first page, a page at a random cursor, and
+//     a type+currency filtered page at a random cursor (target p99 ≤ 5 ms
+//     each way); the same deep pages on the long ledger, informational.
+//     Every answer must hold 50 entries; the first of each run is checked
+//     in full (order, cursor, filter). Last the export again, on the heap
+//     the list load grew (informational). -ledger-pprof DIR saves CPU
+//     profiles of a repeated export and list run.
 //   - The FX quote path, last (fxbench -only quotes runs just this, on a
 //     fresh fxd): POST /fx/quotes open loop at a fixed offered rate
 //     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms), then POST

@@ -33,10 +33,11 @@ type Report struct {
 	ReadRatio   float64     `json:"read_ratio,omitempty"`
 	WriteRatio  float64     `json:"write_ratio,omitempty"`
 
-	Recovery *Recovery   `json:"recovery,omitempty"`
-	Memory   *Memory     `json:"memory,omitempty"`
-	FX       *QuotePhase `json:"fx_quotes,omitempty"`
-	Profiles []Profile   `json:"profiles,omitempty"`
+	Recovery *Recovery    `json:"recovery,omitempty"`
+	Memory   *Memory      `json:"memory,omitempty"`
+	FX       *QuotePhase  `json:"fx_quotes,omitempty"`
+	Ledger   *LedgerPhase `json:"ledger,omitempty"`
+	Profiles []Profile    `json:"profiles,omitempty"`
 
 	Rows   []Row    `json:"rows"`
 	Errors []string `json:"errors,omitempty"`
@@ -62,6 +63,12 @@ type Settings struct {
 	AcceptRate    int     `json:"accept_rate_per_s"`
 	QuoteInFlight int     `json:"quote_max_in_flight"`
 	Only          string  `json:"only,omitempty"`
+	// The ledger phase (absent: not run).
+	LedgerRows     int `json:"ledger_rows,omitempty"`
+	LedgerListRows int `json:"ledger_list_rows,omitempty"`
+	LedgerRequests int `json:"ledger_requests_per_query,omitempty"`
+	LedgerConns    int `json:"ledger_conns,omitempty"`
+	LedgerWorkers  int `json:"ledger_setup_workers,omitempty"`
 }
 
 // SweepPoint is one connection count tried against the floor.
@@ -263,6 +270,9 @@ func (rep *Report) BuildRows() {
 			Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What,
 				float64(m.RSSBeforeBytes)/(1<<20), float64(m.RSSAfterBytes)/(1<<20))})
 	}
+	if l := rep.Ledger; l != nil { // run before the quote phase
+		rows = append(rows, ledgerRows(l)...)
+	}
 	if fx := rep.FX; fx != nil {
 		rows = append(rows, openRow(fmt.Sprintf("quote POST /fx/quotes @ %s/s", commas(int64(rep.Settings.QuoteRate))), fx.Quotes, true))
 		if rep.Settings.AcceptRate > 0 {
@@ -270,6 +280,141 @@ func (rep *Report) BuildRows() {
 		}
 	}
 	rep.Rows = rows
+}
+
+// exportRows describes an export: its rate and the server's RSS growth,
+// judged against the targets or informational.
+func exportRows(name string, e *ExportResult, judged bool) []Row {
+	if e == nil {
+		return nil
+	}
+	valid := e.Valid()
+	res := func(ok bool) string {
+		switch {
+		case !valid:
+			return "INVALID"
+		case judged:
+			return passFail(ok)
+		}
+		return ""
+	}
+	target := func(t string) string {
+		if judged {
+			return t
+		}
+		return ""
+	}
+	d := fmt.Sprintf("%s of %s rows + header, %.1f MiB in %.2fs (%.1f MiB/s), first byte after %.1f ms; server %.2f cores (%.2fs CPU, "+
+		"%.2f µs/row), client %.2fs CPU", commas(e.Rows), commas(e.WantRows), float64(e.Bytes)/(1<<20), e.Seconds, e.MBPerSec, e.TTFBMs,
+		e.ServerCores, e.ServerCPUSeconds, e.ServerCPUSeconds*1e6/float64(max(e.Rows, 1)), e.ClientCPUSeconds)
+	if e.OtherCores >= 0 {
+		d += fmt.Sprintf(", other work on the machine %.2f cores", e.OtherCores)
+	}
+	if !valid {
+		d += fmt.Sprintf("; PROBLEM: status %d, header %v, newest first %v, %s", e.Status, e.HeaderOK, e.OrderOK, e.Error)
+	}
+	return []Row{
+		{Name: fmt.Sprintf("%s, %s rows", name, commas(e.WantRows)), Value: commas(int64(e.RowsPerSec+0.5)) + " rows/s", Detail: d,
+			Target: target("≥ " + commas(ledgerExportRowsTarget) + " rows/s"), Result: res(e.RowsPerSec >= ledgerExportRowsTarget)},
+		{Name: name + ", server RSS growth", Value: fmt.Sprintf("%.1f MiB", float64(e.RSSGrowthBytes)/(1<<20)), Detail: rssDetail(e),
+			Target: target(fmt.Sprintf("≤ %d MiB", ledgerExportRSSTarget>>20)), Result: res(e.RSSGrowthBytes <= ledgerExportRSSTarget)},
+	}
+}
+
+// rssDetail explains the export's RSS growth: the samples, and what the
+// Go heap did meanwhile (allocation churn collected by GC cycles, against
+// growth of what stays live).
+func rssDetail(e *ExportResult) string {
+	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
+	d := fmt.Sprintf("VmRSS %.1f MiB before, peak %.1f MiB (%d samples, every 10 ms); VmHWM %.1f → %.1f MiB",
+		mib(e.RSSBeforeBytes), mib(e.RSSPeakBytes), e.RSSSamples, mib(e.HWMBeforeBytes), mib(e.HWMAfterBytes))
+	if h := e.GoHeap; h != nil {
+		d += fmt.Sprintf("; Go heap: %.0f B allocated per row, %d GC cycles during it; live heap %.1f MiB before, %.1f MiB after "+
+			"(forced GCs outside the timed request); GC goal at the start %.1f MiB; heap sys %.1f → %.1f MiB",
+			h.AllocBytesPerRow, h.GCCycles, mib(h.LiveBefore), mib(h.LiveAfter), mib(h.NextGCBefore), mib(h.HeapSysBefore), mib(h.HeapSysAfter))
+	}
+	return d
+}
+
+// ledgerRows describes the ledger phase: setup, the list loads against the
+// p99 target, the export against its rate and memory targets.
+func ledgerRows(l *LedgerPhase) []Row {
+	var rows []Row
+	if f := l.Fill; f != nil {
+		what := "created"
+		if f.Confirm {
+			what = "created + confirmed"
+		}
+		rows = append(rows, Row{Name: "ledger setup (in-process engine)", Value: commas(int64(f.RowsPerSec+0.5)) + " rows/s",
+			Detail: fmt.Sprintf("%s transfers %s, each durable, %d goroutines, %.1fs; %s log records/s, %.0f records/fsync; "+
+				"%.0f µs CPU/row (%.2f cores); data dir %.0f MiB; fxd start %.0f ms, idle after %.1fs more",
+				commas(int64(f.Rows)), what, f.Workers, f.Seconds, commas(int64(f.RecordsPerSec+0.5)), f.RecordsPerFsync,
+				f.CPUUsPerRow, f.Cores, float64(f.DataDirBytes)/(1<<20), l.StartMs, l.SettleS)})
+	}
+	target := fmt.Sprintf("p99 ≤ %g ms", ledgerListP99TargetMs)
+	listRow := func(name string, r *ListResult, parts []ListResult, judged bool) Row {
+		row := Row{Name: name, Value: "not run", Result: "INVALID"}
+		if judged {
+			row.Target = target
+		}
+		if r == nil {
+			return row
+		}
+		d := []string{latencyText(r.Latency), fmt.Sprintf("%s requests, %s/s", commas(r.OK), commas(int64(r.Rate+0.5)))}
+		if r.ServerCPUUs > 0 {
+			d = append(d, fmt.Sprintf("server %.0f µs CPU/req", r.ServerCPUUs))
+		}
+		d = append(d, fmt.Sprintf("generator %.0f µs CPU/req", r.GeneratorCPUUs), fmt.Sprintf("%.0f B/answer", r.BodyBytes))
+		if r.OtherCores >= 0 {
+			d = append(d, fmt.Sprintf("other work on the machine %.2f cores", r.OtherCores))
+		}
+		for _, p := range parts {
+			d = append(d, fmt.Sprintf("%s: p99 %.2f ms, %.0f µs CPU/req", p.Name, p.Latency.P99Ms, p.ServerCPUUs))
+		}
+		if r.Problems > 0 {
+			d = append(d, fmt.Sprintf("%d bad answers, first: %s", r.Problems, r.FirstProblem))
+		}
+		row.Value, row.Detail = fmt.Sprintf("p99 %.2f ms", r.Latency.P99Ms), strings.Join(d, "; ")
+		switch {
+		case !r.Valid():
+			row.Result = "INVALID"
+		case judged:
+			row.Result = passFail(r.Latency.P99Ms <= ledgerListP99TargetMs)
+		default:
+			row.Result = ""
+		}
+		return row
+	}
+	pick := func(conns int) []ListResult {
+		var out []ListResult
+		for _, r := range l.Runs {
+			if r.Conns == conns && !strings.HasPrefix(r.Name, "deep page of the export") {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	entries := commas(int64(l.ListEntries))
+	if l.Sequential != nil || l.Concurrent != nil {
+		rows = append(rows, listRow(fmt.Sprintf("ledger GET /transactions limit=%d, %s entries, sequential", ledgerPageLimit, entries),
+			l.Sequential, pick(1), true))
+		conc := 0
+		if l.Concurrent != nil {
+			conc = l.Concurrent.Conns
+		}
+		rows = append(rows, listRow(fmt.Sprintf("ledger GET /transactions limit=%d, %s entries, %d concurrent", ledgerPageLimit, entries, conc),
+			l.Concurrent, pick(conc), true))
+	}
+	if l.LongLedger != nil {
+		rows = append(rows, listRow(fmt.Sprintf("ledger GET /transactions deep pages, %s entries", commas(int64(l.ExportEntries))),
+			l.LongLedger, nil, false))
+	}
+	if l.Fill != nil && l.Export == nil {
+		rows = append(rows, Row{Name: "ledger export", Value: "not run", Result: "INVALID"})
+	}
+	rows = append(rows, exportRows("ledger export GET /transactions/export", l.Export, true)...)
+	rows = append(rows, exportRows("ledger export again, after the list load", l.ExportAgain, false)...)
+	return rows
 }
 
 // openRow describes an open-loop result. With target, it is judged
@@ -376,6 +521,11 @@ func (rep *Report) PrintTable(w io.Writer) {
 		fmt.Fprintf(w, "FX quote phase: open loop at a fixed offered rate, %.1fs warm-up + %.1fs measured, latency from each request's "+
 			"scheduled send time; up to %d requests waiting or in flight; keys within 28 heavy requests each\n",
 			s.WarmupS, s.DurationS, s.QuoteInFlight)
+	}
+	if l := rep.Ledger; l != nil && l.Fill != nil {
+		fmt.Fprintf(w, "ledger phase: %s + %s transfers written in-process through the engine, then served by fxd; list runs closed loop, "+
+			"%d measured requests per query (after %d unmeasured), latency from send to the whole answer; export read by one "+
+			"streaming client on loopback\n", commas(int64(l.ExportEntries)), commas(int64(l.ListEntries)), s.LedgerRequests, ledgerListWarmup)
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

@@ -50,6 +50,7 @@ const (
 const (
 	OnlyAll    = ""
 	OnlyQuotes = "quotes"
+	OnlyLedger = "ledger"
 )
 
 // Config configures Run.
@@ -93,9 +94,23 @@ type Config struct {
 	// QuotePprofDir, if set, receives a CPU profile of fxd (from its admin
 	// listener's pprof) over the quote load's window.
 	QuotePprofDir string
-	// Only selects phases: OnlyAll, or OnlyQuotes (start fxd, run the FX
-	// quote phase, stop).
+	// Only selects phases: OnlyAll, OnlyQuotes (start fxd, run the FX
+	// quote phase, stop) or OnlyLedger (the ledger phase).
 	Only string
+
+	// The ledger phase (ledger.go), on a data dir of its own: LedgerRows
+	// transfers on the account exported (0 skips the phase),
+	// LedgerListRows on the account the judged list queries page through,
+	// created in-process by LedgerWorkers goroutines; LedgerRequests
+	// measured GET /transactions per query, sequential and at
+	// LedgerConns concurrent. LedgerPprofDir, if set, receives CPU
+	// profiles of fxd over a repeated export and list run.
+	LedgerRows     int
+	LedgerListRows int
+	LedgerRequests int
+	LedgerConns    int
+	LedgerWorkers  int
+	LedgerPprofDir string
 }
 
 // DefaultConfig returns the full run's settings, or the smoke test's.
@@ -105,11 +120,14 @@ func DefaultConfig(quick bool) Config {
 		MicroTime: time.Second, WALGoroutines: 1024, WALPayload: 100, WALDuration: 5 * time.Second,
 		MemAccounts: 2000, CLIParallel: defaultCLIParallel, MaxKeys: defaultMaxKeys, Quick: quick,
 		QuoteRate: 1000, AcceptRate: 100, QuoteInFlight: defaultQuoteInFlight,
+		LedgerRows: defaultLedgerRows, LedgerListRows: defaultLedgerListRows, LedgerRequests: defaultLedgerRequests,
+		LedgerConns: defaultLedgerConns, LedgerWorkers: defaultLedgerWorkers,
 	}
 	if quick {
 		c.Warmup, c.Duration, c.Rounds = 500*time.Millisecond, 2*time.Second, 1
 		c.MicroTime, c.WALDuration, c.MemAccounts = 200*time.Millisecond, time.Second, 100
 		c.QuoteRate, c.AcceptRate = 100, 20
+		c.LedgerRows, c.LedgerListRows, c.LedgerRequests = 100_000, 20_000, 300
 	}
 	return c
 }
@@ -130,11 +148,34 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.QuoteInFlight <= 0 {
 		cfg.QuoteInFlight = defaultQuoteInFlight
 	}
-	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes {
-		return nil, fmt.Errorf("bench: unknown -only %q (want %q)", cfg.Only, OnlyQuotes)
+	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes && cfg.Only != OnlyLedger {
+		return nil, fmt.Errorf("bench: unknown -only %q (want %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger)
 	}
 	if cfg.Only == OnlyQuotes && cfg.QuoteRate <= 0 {
 		return nil, errors.New("bench: -only quotes with a quote rate of 0")
+	}
+	if cfg.LedgerRows > 0 {
+		if cfg.LedgerWorkers <= 0 {
+			cfg.LedgerWorkers = defaultLedgerWorkers
+		}
+		if cfg.LedgerRequests <= 0 {
+			cfg.LedgerRequests = defaultLedgerRequests
+		}
+		if cfg.LedgerConns <= 0 {
+			cfg.LedgerConns = defaultLedgerConns
+		}
+		if cfg.LedgerListRows < 4*ledgerPageLimit {
+			return nil, fmt.Errorf("bench: -ledger-list-rows %d: at least %d", cfg.LedgerListRows, 4*ledgerPageLimit)
+		}
+		if cfg.LedgerRows < 4*ledgerPageLimit {
+			return nil, fmt.Errorf("bench: -ledger-rows %d: 0 (skip) or at least %d", cfg.LedgerRows, 4*ledgerPageLimit)
+		}
+	}
+	if cfg.Only == OnlyLedger && cfg.LedgerRows <= 0 {
+		return nil, errors.New("bench: -only ledger with -ledger-rows 0")
+	}
+	if cfg.Only == OnlyQuotes {
+		cfg.LedgerRows = 0 // not run: not reported in the settings
 	}
 	logw := cfg.Log
 	if logw == nil {
@@ -148,6 +189,10 @@ func Run(cfg Config) (*Report, error) {
 			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts,
 			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin, QuoteRate: cfg.QuoteRate, AcceptRate: cfg.AcceptRate,
 			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only},
+	}
+	if cfg.LedgerRows > 0 {
+		rep.Settings.LedgerRows, rep.Settings.LedgerListRows, rep.Settings.LedgerRequests = cfg.LedgerRows, cfg.LedgerListRows, cfg.LedgerRequests
+		rep.Settings.LedgerConns, rep.Settings.LedgerWorkers = cfg.LedgerConns, cfg.LedgerWorkers
 	}
 	fail := func(what string, err error) {
 		rep.Errors = append(rep.Errors, what+": "+err.Error())
@@ -169,6 +214,17 @@ func Run(cfg Config) (*Report, error) {
 				}
 			}
 			rep.Notes = append(rep.Notes, rep.FX.Notes...)
+		}
+		if l := rep.Ledger; l != nil {
+			for _, r := range []*ListResult{l.Sequential, l.Concurrent} {
+				if r != nil {
+					other = max(other, r.OtherCores)
+				}
+			}
+			if l.Export != nil {
+				other = max(other, l.Export.OtherCores)
+			}
+			rep.Notes = append(rep.Notes, l.Notes...)
 		}
 		if other > 0.25 || busy(rep.Machine.LoadAvgStart, rep.Machine.NumCPU) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the machine was busy with other work (load avg %s at the start; up to %.2f of %d cores "+
@@ -210,7 +266,7 @@ func Run(cfg Config) (*Report, error) {
 			}
 		}
 	}
-	// 10. The FX quote path, on srv (a fresh server if srv is nil): last,
+	// 11. The FX quote path, on srv (a fresh server if srv is nil): last,
 	// so that its accounts, quotes and orders disturb no other phase.
 	quotePhase := func(srv *FXD) {
 		if cfg.QuoteRate <= 0 {
@@ -252,6 +308,28 @@ func Run(cfg Config) (*Report, error) {
 		if err := runQuotePhase(context.Background(), srv, cfg, filepath.Join(tmp, "fxkeys"), rep.FX, onWindow, logw); err != nil {
 			fail("fx quotes", err)
 		}
+	}
+	// The ledger: its own data dir, filled in-process, and its own fxd.
+	ledgerPhase := func() {
+		if cfg.LedgerRows <= 0 {
+			return
+		}
+		dir := filepath.Join(tmp, "ledger")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			fail("ledger", err)
+			return
+		}
+		if !cfg.KeepData {
+			defer os.RemoveAll(dir) // a million rows take disk the later phases may want
+		}
+		rep.Ledger = &LedgerPhase{}
+		if err := runLedgerPhase(context.Background(), cfg, dir, rep.Ledger, logw); err != nil {
+			fail("ledger", err)
+		}
+	}
+	if cfg.Only == OnlyLedger {
+		ledgerPhase()
+		return rep, nil
 	}
 	if cfg.Only == OnlyQuotes {
 		say("== starting %s on a temp data dir (FX quote phase only)", cfg.Bin)
@@ -455,6 +533,7 @@ func Run(cfg Config) (*Report, error) {
 		if fx2 != nil {
 			_ = fx2.Kill()
 		}
+		ledgerPhase()
 		quotePhase(nil)
 		return rep, nil
 	}
@@ -471,6 +550,8 @@ func Run(cfg Config) (*Report, error) {
 	if _, err := fx2.Stop(30 * time.Second); err != nil {
 		fail("stop fxd", err)
 	}
+	// 10. The ledger, on a data dir and an fxd of its own.
+	ledgerPhase()
 	// The quote path runs on a fresh server, as with -only quotes: the
 	// phases before leave thousands of accounts, keys and a full replay
 	// cache behind, and processes of their own still winding down.

@@ -1,15 +1,17 @@
 // Command fxbench is fxd's benchmark suite (`make bench`).
 //
 //	fxbench -bin bin/fxd -out bench/results [-quick] [-duration 10s] [-conns N] [-keys N]
-//	        [-quote-rate 1000] [-accept-rate 100] [-only quotes]
+//	        [-quote-rate 1000] [-accept-rate 100] [-ledger-rows 1000000] [-only quotes|ledger]
 //
 // It starts the real binary on a temp data dir, creates accounts and keys
 // with its CLI, and measures authenticated reads and durable writes against
 // a floor server (signature check and a static answer) under the same load
 // generator, plus the log writer, the rate limiter, restart time and memory
-// per account, and last the FX quote path: POST /fx/quotes and quote
-// accepts, open loop at fixed offered rates. Progress goes to stderr, the table to stdout, and the whole
-// report to <out>/<YYYY-MM-DD>.json.
+// per account, the ledger (GET /transactions and its CSV export, on a data
+// dir filled in-process with a million transfers), and last the FX quote
+// path: POST /fx/quotes and quote accepts, open loop at fixed offered
+// rates. Progress goes to stderr, the table to stdout, and the whole
+// report to <out>/<YYYY-MM-DD>.json (<YYYY-MM-DD>-<only>.json with -only).
 package main
 
 import (
@@ -45,7 +47,13 @@ func main() {
 	acceptRate := flag.Int("accept-rate", -1, "quote accepts offered per second, open loop (default 100, -quick 20; 0 skips them)")
 	quoteInFlight := flag.Int("quote-inflight", 0, "most FX requests waiting for their time or in flight (default 256)")
 	quotePprof := flag.String("quote-pprof", "", "save a CPU profile of fxd (admin pprof) over the quote window into this directory")
-	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd)")
+	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd) or ledger (the ledger phase)")
+	ledgerRows := flag.Int("ledger-rows", -1, "ledger phase: transfers on the exported account (default 1000000, -quick 100000; 0 skips the phase)")
+	ledgerListRows := flag.Int("ledger-list-rows", 0, "ledger phase: transfers on the account the list queries page (default 100000, -quick 20000)")
+	ledgerRequests := flag.Int("ledger-requests", 0, "ledger phase: measured GET /transactions per query and concurrency (default 2000, -quick 300)")
+	ledgerConns := flag.Int("ledger-conns", 0, "ledger phase: concurrency of the concurrent list runs (default 4)")
+	ledgerWorkers := flag.Int("ledger-workers", 0, "ledger phase: goroutines creating transfers in-process (default 256)")
+	ledgerPprof := flag.String("ledger-pprof", "", "ledger phase: save CPU profiles of fxd (admin pprof) over a repeated export and list run into this directory")
 	flag.Parse()
 
 	if *floorServe != "" {
@@ -90,6 +98,22 @@ func main() {
 		cfg.QuoteInFlight = *quoteInFlight
 	}
 	cfg.QuotePprofDir, cfg.Only = *quotePprof, *only
+	if *ledgerRows >= 0 {
+		cfg.LedgerRows = *ledgerRows
+	}
+	if *ledgerListRows > 0 {
+		cfg.LedgerListRows = *ledgerListRows
+	}
+	if *ledgerRequests > 0 {
+		cfg.LedgerRequests = *ledgerRequests
+	}
+	if *ledgerConns > 0 {
+		cfg.LedgerConns = *ledgerConns
+	}
+	if *ledgerWorkers > 0 {
+		cfg.LedgerWorkers = *ledgerWorkers
+	}
+	cfg.LedgerPprofDir = *ledgerPprof
 	if !*inproc {
 		exe, err := os.Executable()
 		if err != nil {
