@@ -228,7 +228,7 @@ func (d *Desk) Transfer(ctx context.Context, acct, id string) (*domain.Transfer,
 
 // AcceptTransfer is POST /transfers/{id}/accept: the gasless leg of a
 // cross-currency transfer, priced by the pool now, with the pre-flight's
-// issues (recomputed on every accept, re-accepts included).
+// issues (read again on every accept while the transfer is accepted).
 func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
 	t, err := d.Transfer(ctx, acct, id)
 	if errors.Is(err, actors.ErrNoEntity) {
@@ -248,7 +248,11 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 			cmd.Gasless, cmd.Signing = terms, mustJSON(d.cfg.Leg.Signing(terms))
 		}
 	}
-	if terms != nil && cmd.Refusal == nil {
+	// Issues are read while there is something to fund (being accepted,
+	// or accepted and not yet submitted); past that both are null, as for
+	// orders: a spent balance after the relay is no issue.
+	fundable := t.State == domain.TransferCreated || t.State == domain.TransferAccepted
+	if terms != nil && cmd.Refusal == nil && fundable {
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 		defer cancel()
 		if cmd.Issues, err = d.cfg.Leg.Issues(cctx, terms, domain.DecimalsOf(t.FromCurrency)); err != nil {
