@@ -20,6 +20,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/internal/atomicfile"
@@ -136,19 +137,18 @@ func runServe(args []string) error {
 	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
 		return err
 	}
-	w, watchErr, stopWatch, err := startWatcher(engine, ch, logger)
+	defer desk.Stop()
+	defer payDesk.Stop()
+	watchErr, stopWatch, err := startWatcher(engine, ch, logger, func(w *watch.Watcher) error {
+		if err := desk.Start(w); err != nil {
+			return err
+		}
+		return payDesk.Start(w)
+	})
 	if err != nil {
 		return err
 	}
 	defer stopWatch()
-	if err := desk.Start(w); err != nil {
-		return err
-	}
-	defer desk.Stop()
-	if err := payDesk.Start(w); err != nil {
-		return err
-	}
-	defer payDesk.Stop()
 	stopRates := observeRates(api, logger)
 	defer stopRates()
 	// Serve signed requests only from the second they may carry.

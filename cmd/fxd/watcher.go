@@ -19,25 +19,27 @@ const metaWatchBlock = "watch_block"
 
 // startWatcher follows the chain from where the log says it stopped (or
 // from the current head on a first start) and records its progress in the
-// log. Entities subscribe to it for the events they wait on. The returned
-// channel yields the error that stopped it (a reorg deeper than it can
-// undo); stop ends it.
-func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*watch.Watcher, <-chan error, func(), error) {
+// log. subscribe runs before the first block is scanned: a subscription
+// made later would miss the blocks scanned before it, and with them
+// whatever happened while the service was down. The returned channel
+// yields the error that stopped it (a reorg deeper than it can undo);
+// stop ends it.
+func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger, subscribe func(*watch.Watcher) error) (<-chan error, func(), error) {
 	cfg := watch.Config{Logger: logger}
 	rec, err := e.Meta(metaWatchBlock)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if rec == "" {
 		head, err := ch.Head(context.Background())
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("watcher: head: %w", err)
+			return nil, nil, fmt.Errorf("watcher: head: %w", err)
 		}
 		cfg.From = head
 	} else {
 		block, hash, err := parseProgress(rec)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		cfg.From, cfg.ResumeHash = block+1, hash
 	}
@@ -48,6 +50,9 @@ func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*wa
 			logger.Error("watcher progress not recorded", "block", block, "err", err.Error())
 		}
 	})
+	if err := subscribe(w); err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -56,7 +61,7 @@ func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*wa
 		}
 	}()
 	logger.Info("chain watcher started", "from_block", cfg.From)
-	return w, errc, cancel, nil
+	return errc, cancel, nil
 }
 
 func parseProgress(rec string) (uint64, common.Hash, error) {
