@@ -121,7 +121,7 @@ func CSVCells(cells []string, buf []byte, r *LedgerRow) ([]string, []byte) {
 	var offs [len(LedgerCSVHeader) + 1]int
 	for i, part := range [...][]byte{r.ID, r.Type, r.State, r.FromCurrency, r.ToCurrency, nil, nil, r.TxHash, r.ReferenceID, r.Description, nil} {
 		offs[i] = len(buf)
-		if part != nil && len(part) > 0 && neutralize(part[0]) {
+		if len(part) > 0 && neutralize(part[0]) {
 			buf = append(buf, '\'')
 		}
 		switch i {
