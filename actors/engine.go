@@ -222,12 +222,17 @@ func (e *Engine) NewID(prefix, owner string) string {
 	return e.ids.New(prefix, e.cfg.Clock(), ids.PartitionOf(owner))
 }
 
-// env is the decision environment of one command to entity id: the
-// engine's clock, normalized so it survives the codec unchanged, and an id
-// source whose ids carry the entity's partition.
-func (e *Engine) env(id string) domain.Env {
+// idSource makes the ids of entity id's records: they carry its partition.
+// An actor makes it once, at activation.
+func (e *Engine) idSource(id string) func(prefix string) string {
 	p := ids.PartitionOf(id)
-	return domain.Env{Now: e.cfg.Clock().UTC().Round(0), NewID: func(prefix string) string { return e.ids.New(prefix, e.cfg.Clock(), p) }}
+	return func(prefix string) string { return e.ids.New(prefix, e.cfg.Clock(), p) }
+}
+
+// env is the decision environment of one command: the engine's clock,
+// normalized so it survives the codec unchanged, and the entity's id source.
+func (e *Engine) env(newID func(string) string) domain.Env {
+	return domain.Env{Now: e.cfg.Clock().UTC().Round(0), NewID: newID}
 }
 
 // Close stops the applier and the actors, then closes the log and the store.

@@ -48,6 +48,7 @@ type entityActor struct {
 	spec      domain.Entity // everything handed to the log
 	committed domain.Entity // only what is durable
 	replies   replyQueue
+	newID     func(prefix string) string // ids with the entity's partition
 }
 
 // Receive is the actor's mailbox loop body.
@@ -75,7 +76,7 @@ func (a *entityActor) Receive(ctx actor.Context) {
 }
 
 func (a *entityActor) exec(ctx actor.Context, m execMsg) {
-	env := a.e.env(a.id)
+	env := a.e.env(a.newID)
 	inFlight := m.req.Idem != nil && a.spec.InFlight(a.committed, m.req.Idem.Scope, env.Now)
 	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
 }
@@ -176,7 +177,7 @@ func (e *Engine) activate(kind domain.Kind, id string, create bool) (*entry, err
 		panic("actors: fresh account id " + id + " already exists")
 	}
 	en := &entry{}
-	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone()}
+	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone(), newID: e.idSource(id)}
 	en.pid = e.system.Root.Spawn(entityProps(a))
 	return en, nil
 }

@@ -132,7 +132,7 @@ func (d *Desk) forward(ctx context.Context, tr *linkTracked) error {
 	if total.Cmp(l.Forwarded) > 0 {
 		return d.exec(ctx, l.ID, domain.LinkForwarded{Total: total, TxHash: last})
 	}
-	data, err := factoryABI.Pack("forward", fxbindSalt(l.ID), common.HexToAddress(l.PayoutWallet), common.HexToAddress(l.TokenAddress))
+	data, err := factoryABI.Pack("forward", fxbind.LinkSalt(l.ID), common.HexToAddress(l.PayoutWallet), common.HexToAddress(l.TokenAddress))
 	must(err)
 	tx, err := d.cfg.Leg.Relayer.Send(ctx, d.cfg.Factory, data, 0)
 	if err != nil && tx == nil {
@@ -201,8 +201,6 @@ func (d *Desk) linkLogs(ctx context.Context, l *domain.Link, addr common.Address
 	}
 	return out, nil
 }
-
-func fxbindSalt(id string) [32]byte { return fxbind.LinkSalt(id) }
 
 // LinkFilter selects the logs the links act on: ERC-20 Transfers of the
 // served tokens (to any address: the desk looks the recipient up).
