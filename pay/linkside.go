@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -131,6 +132,17 @@ func (d *Desk) forward(ctx context.Context, tr *linkTracked) error {
 	}
 	if total.Cmp(l.Forwarded) > 0 {
 		return d.exec(ctx, l.ID, domain.LinkForwarded{Total: total, TxHash: last})
+	}
+	// Nothing held (a counted payment retracted by a reorg): sending would
+	// spend gas to move nothing, on every retry.
+	tok, err := fxbind.NewTestTokenCaller(common.HexToAddress(l.TokenAddress), d.cfg.Chain)
+	must(err)
+	held, err := tok.BalanceOf(&bind.CallOpts{Context: ctx}, common.HexToAddress(l.ReceiveAddress))
+	if err != nil {
+		return fmt.Errorf("pay: balance of link %s: %w", l.ID, err)
+	}
+	if held.Sign() == 0 {
+		return fmt.Errorf("pay: link %s counts %s unforwarded but its address holds nothing", l.ID, l.Unforwarded())
 	}
 	data, err := factoryABI.Pack("forward", fxbind.LinkSalt(l.ID), common.HexToAddress(l.PayoutWallet), common.HexToAddress(l.TokenAddress))
 	must(err)
