@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -148,16 +146,7 @@ func RunList(l ListLoad) (*ListResult, error) {
 					target = l.Query.Target(rng, target[:0])
 					target = append(target, "&_r="...)
 					target = strconv.AppendUint(target, seq, 10)
-					ts = strconv.AppendInt(ts[:0], time.Now().Unix(), 10)
-					msg = reqsig.AppendCanonical(msg[:0], ts, method, target, nil)
-					sig = base64.StdEncoding.AppendEncode(sig[:0], ed25519.Sign(k.priv, msg))
-					req.Header.SetMethodBytes(method)
-					req.Header.SetHost(l.Addr)
-					req.SetRequestURIBytes(target)
-					req.URI().DisablePathNormalizing = true
-					req.Header.SetBytesV(reqsig.HeaderKey, k.id)
-					req.Header.SetBytesV(reqsig.HeaderTimestamp, ts)
-					req.Header.SetBytesV(reqsig.HeaderSignature, sig)
+					ts, msg, sig = k.sign(req, l.Addr, method, target, nil, ts, msg, sig)
 					start := time.Now()
 					err := hc.Do(req, resp)
 					lat := time.Since(start)

@@ -152,6 +152,23 @@ func (s *KeySet) Sent() int64 {
 	return n
 }
 
+// sign sets req's method, host, raw target and the three auth headers,
+// signing with k now; ts, msg and sig are the caller's reused buffers,
+// returned grown. The target is sent exactly as signed (no normalizing).
+func (k *keyState) sign(req *fasthttp.Request, host string, method, target, body, ts, msg, sig []byte) ([]byte, []byte, []byte) {
+	ts = strconv.AppendInt(ts[:0], time.Now().Unix(), 10)
+	msg = reqsig.AppendCanonical(msg[:0], ts, method, target, body)
+	sig = base64.StdEncoding.AppendEncode(sig[:0], ed25519.Sign(k.priv, msg))
+	req.Header.SetMethodBytes(method)
+	req.Header.SetHost(host)
+	req.SetRequestURIBytes(target)
+	req.URI().DisablePathNormalizing = true
+	req.Header.SetBytesV(reqsig.HeaderKey, k.id)
+	req.Header.SetBytesV(reqsig.HeaderTimestamp, ts)
+	req.Header.SetBytesV(reqsig.HeaderSignature, sig)
+	return ts, msg, sig
+}
+
 // keyState is a key with its use counters.
 type keyState struct {
 	id   []byte
@@ -500,17 +517,7 @@ func (r *run) rawWorker(w *worker, hc *fasthttp.HostClient) {
 			target = append(target, "?_r="...)
 			target = strconv.AppendUint(target, seq, 10)
 		}
-		ts = strconv.AppendInt(ts[:0], time.Now().Unix(), 10)
-		msg = reqsig.AppendCanonical(msg[:0], ts, method, target, body)
-		sig = base64.StdEncoding.AppendEncode(sig[:0], ed25519.Sign(k.priv, msg))
-
-		req.Header.SetMethodBytes(method)
-		req.Header.SetHost(l.Addr)
-		req.SetRequestURIBytes(target)
-		req.URI().DisablePathNormalizing = true
-		req.Header.SetBytesV(reqsig.HeaderKey, k.id)
-		req.Header.SetBytesV(reqsig.HeaderTimestamp, ts)
-		req.Header.SetBytesV(reqsig.HeaderSignature, sig)
+		ts, msg, sig = k.sign(req, l.Addr, method, target, body, ts, msg, sig)
 		if len(body) > 0 {
 			req.Header.SetContentType("application/json")
 		}
