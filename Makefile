@@ -39,6 +39,9 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/
 	$(GO) test -run=^$$ -fuzz=FuzzRecover -fuzztime=$(FUZZTIME) ./chain/eip712/
+	$(GO) test -run=^$$ -fuzz=FuzzScreen -fuzztime=$(FUZZTIME) ./webhook/screen/
+	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./webhook/sign/
+	$(GO) test -run=^$$ -fuzz=FuzzParseSecret -fuzztime=$(FUZZTIME) ./webhook/sign/
 
 # Recompile the Solidity contracts (pinned solc from npm) and regenerate the
 # committed ABI, bytecode and Go bindings; a test fails when they drift.
