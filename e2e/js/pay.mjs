@@ -11,7 +11,7 @@
 //   {"op":"send_raw","rpc":URL,"chain_id":N,"raw":"0x…"} broadcasts a signed
 //     tx and waits: {"tx_hash","status"}.
 import { readFileSync } from "node:fs";
-import { JsonRpcProvider, Network, Wallet, version } from "ethers";
+import { JsonRpcProvider, Network, Wallet, keccak256, version } from "ethers";
 
 if (!version.startsWith("6.")) {
   throw new Error(`ethers ${version} loaded, want 6.x`);
@@ -43,7 +43,6 @@ try {
       const wallet = new Wallet(req.key, provider);
       const populated = await wallet.populateTransaction({ to: req.tx.to, data: req.tx.data, value: 0n, gasLimit: 200_000n });
       const raw = await wallet.signTransaction(populated);
-      const { keccak256 } = await import("ethers");
       print({ tx_hash: keccak256(raw), raw });
       break;
     }
