@@ -199,11 +199,9 @@ func MarshalLink(dst []byte, l *Link) []byte {
 // UnmarshalLink decodes a link row; it never panics on bad input.
 func UnmarshalLink(b []byte) (*Link, error) {
 	l := &Link{}
-	strs := map[protowire.Number]*string{1: &l.ID, 2: &l.Account, 3: &l.State, 4: &l.Currency, 8: &l.ReceiveAddress,
-		9: &l.PayoutWallet, 10: &l.TokenAddress, 12: &l.URL, 13: &l.Description, 17: &l.ForwardTxHash, 18: &l.EventID}
 	err := walk(b, func(num protowire.Number, v value) error {
 		var err error
-		if p := strs[num]; p != nil {
+		if p := l.stringField(num); p != nil {
 			*p = string(v.b)
 			return nil
 		}
@@ -246,6 +244,35 @@ func UnmarshalLink(b []byte) (*Link, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// stringField is the string field numbered num, nil for another field.
+func (l *Link) stringField(num protowire.Number) *string {
+	switch num {
+	case 1:
+		return &l.ID
+	case 2:
+		return &l.Account
+	case 3:
+		return &l.State
+	case 4:
+		return &l.Currency
+	case 8:
+		return &l.ReceiveAddress
+	case 9:
+		return &l.PayoutWallet
+	case 10:
+		return &l.TokenAddress
+	case 12:
+		return &l.URL
+	case 13:
+		return &l.Description
+	case 17:
+		return &l.ForwardTxHash
+	case 18:
+		return &l.EventID
+	}
+	return nil
 }
 
 func marshalLinkPayment(dst []byte, p *LinkPayment) []byte {

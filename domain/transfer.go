@@ -181,10 +181,12 @@ func MarshalTransfer(dst []byte, t *Transfer) []byte {
 func UnmarshalTransfer(b []byte) (*Transfer, error) {
 	t := &Transfer{}
 	err := walk(b, func(num protowire.Number, v value) error {
+		if p := transferString(t, num); p != nil {
+			*p = string(v.b)
+			return nil
+		}
 		var err error
 		switch num {
-		case 1, 2, 3, 4, 5, 9, 10, 11, 12, 15, 16, 18, 19:
-			*transferString(t, num) = string(v.b)
 		case 6:
 			t.Amount, err = parseBaseUnits(v.b)
 		case 7:
@@ -215,9 +217,36 @@ func UnmarshalTransfer(b []byte) (*Transfer, error) {
 	return t, nil
 }
 
-// transferString is the string field numbered num.
+// transferString is the string field numbered num, nil for another field.
+// A switch, not a map: the applier decodes every transfer row it writes.
 func transferString(t *Transfer, num protowire.Number) *string {
-	return map[protowire.Number]*string{1: &t.ID, 2: &t.Account, 3: &t.State, 4: &t.FromCurrency, 5: &t.Currency,
-		9: &t.Recipient, 10: &t.ContactID, 11: &t.SourceWallet, 12: &t.Memo, 15: &t.Signature, 16: &t.TxHash,
-		18: &t.FailureReason, 19: &t.EventID}[num]
+	switch num {
+	case 1:
+		return &t.ID
+	case 2:
+		return &t.Account
+	case 3:
+		return &t.State
+	case 4:
+		return &t.FromCurrency
+	case 5:
+		return &t.Currency
+	case 9:
+		return &t.Recipient
+	case 10:
+		return &t.ContactID
+	case 11:
+		return &t.SourceWallet
+	case 12:
+		return &t.Memo
+	case 15:
+		return &t.Signature
+	case 16:
+		return &t.TxHash
+	case 18:
+		return &t.FailureReason
+	case 19:
+		return &t.EventID
+	}
+	return nil
 }
