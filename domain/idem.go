@@ -103,7 +103,10 @@ func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, d
 		reply = err.Reply()
 		events = nil
 	}
-	if idem != nil && len(reply.Body) <= MaxStoredReplyBytes {
+	// A 503 is the service's passing state (a full desk, an account or the
+	// chain not answering), not the request's answer: it is not stored, so
+	// the retry the 503 asks for executes.
+	if idem != nil && reply.Status != 503 && len(reply.Body) <= MaxStoredReplyBytes {
 		events = append(events, Event{Kind: EvIdemPut, Idem: &IdemRecord{
 			Scope: idem.Scope, BodyHash: idem.BodyHash,
 			Status: reply.Status, Body: reply.Body, CreatedAt: env.Now,

@@ -241,9 +241,6 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 	terms := t.Gasless
 	if terms == nil && t.Cross() && t.State == domain.TransferCreated {
 		terms, cmd.AmountOut, cmd.Refusal = d.buildLeg(ctx, acct, t)
-		if cmd.Refusal != nil && cmd.Refusal.Status == 503 {
-			return domain.Refuse(cmd.Refusal), nil // the account did not answer: not stored
-		}
 		if terms != nil {
 			cmd.Gasless, cmd.Signing = terms, mustJSON(d.cfg.Leg.Signing(terms))
 		}
