@@ -148,19 +148,31 @@ func (e *Engine) Read(ctx context.Context, id string, fn func(domain.Entity) any
 	return await(ctx, id, done)
 }
 
-// Order returns the committed row of order id, or ErrNoOrder.
-func (e *Engine) Order(ctx context.Context, id string) (*domain.Order, error) {
-	if k, ok := domain.KindOf(id); !ok || k != domain.KindOrder {
-		return nil, ErrNoOrder
+// Row returns the committed row of entity id of kind k, read on its
+// actor; ErrNoEntity when there is none, or when acct is set and the row
+// belongs to another account (never say which).
+func (e *Engine) Row(ctx context.Context, k domain.Kind, id, acct string) (domain.Row, error) {
+	if kind, ok := domain.KindOf(id); !ok || kind != k {
+		return nil, ErrNoEntity
 	}
-	v, err := e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.OrderState).Order })
+	v, err := e.Read(ctx, id, func(s domain.Entity) any { return domain.MainRow(s) })
 	if err != nil {
 		return nil, err
 	}
-	if o := v.(*domain.Order); o != nil {
-		return o, nil
+	r, _ := v.(domain.Row)
+	if r == nil || acct != "" && r.RowAccount() != acct {
+		return nil, ErrNoEntity
 	}
-	return nil, ErrNoOrder // an entity holding only stored answers
+	return r, nil
+}
+
+// Order returns the committed row of order id, or ErrNoOrder.
+func (e *Engine) Order(ctx context.Context, id string) (*domain.Order, error) {
+	r, err := e.Row(ctx, domain.KindOrder, id, "")
+	if err != nil {
+		return nil, err
+	}
+	return r.(*domain.Order), nil
 }
 
 // activate loads an entity from the store and spawns its actor. Without

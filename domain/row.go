@@ -55,6 +55,26 @@ func UnmarshalRow(id string, b []byte) (Row, error) {
 	return nil, fmt.Errorf("%w: no row kind for id %q", errCodec, id)
 }
 
+// MainRow is the row an entity of a row kind holds, nil for none (an
+// account, or an entity holding only stored answers).
+func MainRow(s Entity) Row {
+	switch st := s.(type) {
+	case *OrderState:
+		if st.Order != nil {
+			return st.Order
+		}
+	case *TransferState:
+		if st.Transfer != nil {
+			return st.Transfer
+		}
+	case *LinkState:
+		if st.Link != nil {
+			return st.Link
+		}
+	}
+	return nil
+}
+
 // LoadEntity rebuilds an entity of kind k from its stored row (nil if it
 // has none) and its stored answers live at now.
 func LoadEntity(k Kind, row Row, idem []*IdemRecord, env Env) Entity {

@@ -101,18 +101,11 @@ func parseFuture(field, s string, now time.Time) (time.Time, *domain.Error) {
 // Link reads a link; acct "" reads it for the public page, else another
 // account's link is ErrNoEntity.
 func (d *Desk) Link(ctx context.Context, acct, id string) (*domain.Link, error) {
-	if k, ok := domain.KindOf(id); !ok || k != domain.KindLink {
-		return nil, actors.ErrNoEntity
-	}
-	v, err := d.e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.LinkState).Link })
+	r, err := d.e.Row(ctx, domain.KindLink, id, acct)
 	if err != nil {
 		return nil, err
 	}
-	l, _ := v.(*domain.Link)
-	if l == nil || acct != "" && l.Account != acct {
-		return nil, actors.ErrNoEntity
-	}
-	return l, nil
+	return r.(*domain.Link), nil
 }
 
 // CancelLink is PATCH /payment-links/{id} {"state":"cancelled"}.

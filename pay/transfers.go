@@ -212,18 +212,11 @@ func (d *Desk) erc20Signing(symbol, recipient string, amount *big.Int) ([]byte, 
 
 // Transfer reads a transfer of acct; another account's is ErrNoEntity.
 func (d *Desk) Transfer(ctx context.Context, acct, id string) (*domain.Transfer, error) {
-	if k, ok := domain.KindOf(id); !ok || k != domain.KindTransfer {
-		return nil, actors.ErrNoEntity
-	}
-	v, err := d.e.Read(ctx, id, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer })
+	r, err := d.e.Row(ctx, domain.KindTransfer, id, acct)
 	if err != nil {
 		return nil, err
 	}
-	t, _ := v.(*domain.Transfer)
-	if t == nil || t.Account != acct {
-		return nil, actors.ErrNoEntity
-	}
-	return t, nil
+	return r.(*domain.Transfer), nil
 }
 
 // AcceptTransfer is POST /transfers/{id}/accept: the gasless leg of a
