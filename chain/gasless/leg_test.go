@@ -108,10 +108,13 @@ func sign(t *testing.T, leg *Leg, terms *domain.GaslessTerms, key *ecdsa.Private
 	return hexutil.Encode(sig) // v in {0, 1}: the leg accepts it and relays 27/28
 }
 
-// autoCommit mines blocks while a relay waits for its receipt.
+// autoCommit mines blocks while a relay waits for its receipt; stop
+// returns once the miner has exited.
 func autoCommit(c *simtest.Chain) (stop func()) {
 	done := make(chan struct{})
+	exited := make(chan struct{})
 	go func() {
+		defer close(exited)
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -123,5 +126,5 @@ func autoCommit(c *simtest.Chain) (stop func()) {
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-exited }
 }

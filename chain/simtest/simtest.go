@@ -42,7 +42,8 @@ type Chain struct {
 	t      testing.TB
 	Sim    *simulated.Backend
 	Client simulated.Client
-	mu     sync.Mutex // Commit is not safe for concurrent use
+	mu     sync.Mutex // Commit is not safe for concurrent use, nor after Close
+	closed bool
 }
 
 // New starts a chain where every key holds 1,000,000 ETH and Permit2's
@@ -56,14 +57,23 @@ func New(t testing.TB, keys ...*ecdsa.PrivateKey) *Chain {
 	}
 	c := &Chain{t: t, Sim: simulated.NewBackend(alloc)}
 	c.Client = c.Sim.Client()
-	t.Cleanup(func() { _ = c.Sim.Close() })
+	t.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.closed = true
+		_ = c.Sim.Close()
+	})
 	return c
 }
 
-// Commit mines a block.
+// Commit mines a block; after the test's cleanup closed the chain it
+// does nothing (a helper goroutine may tick once more).
 func (c *Chain) Commit() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
 	c.Sim.Commit()
 }
 
