@@ -71,8 +71,8 @@ type Engine struct {
 	dir    *Directory
 	reg    *registry
 	ids    ids.Generator
-	// hooks, by entity kind, see SetHook.
-	hooks [domain.NumKinds]func(id string, events []domain.Event)
+	// hooks, by entity kind, in the order added; see AddHook.
+	hooks [domain.NumKinds][]func(id string, events []domain.Event)
 
 	ready   atomic.Bool
 	applied atomic.Uint64 // last log index whose rows are in the store

@@ -90,21 +90,23 @@ func (a *entityActor) commit(events []domain.Event) {
 	if a.kind == domain.KindAccount {
 		a.commitAccount(events)
 	}
-	if hook := a.e.hooks[a.kind]; hook != nil {
+	for _, hook := range a.e.hooks[a.kind] {
 		hook(a.id, events)
 	}
 }
 
-// SetHook sets the function called with every durable record of an entity
+// AddHook adds a function called with every durable record of an entity
 // of kind k, on that entity's actor after its committed state has it (the
-// FX desk and the payments desk drive their chain side from it). It must
-// not block, and must not post to an entity while holding a lock that
-// entity's commit takes. Call it before Recover: no actor runs before then.
-func (e *Engine) SetHook(k domain.Kind, fn func(id string, events []domain.Event)) {
+// FX and payments desks drive their chain side from it, the webhook desk
+// fans out the events records carry). Hooks run in the order added. A
+// hook must not block, and must not post to an entity while holding a
+// lock that entity's commit takes. Call it before Recover: no actor runs
+// before then.
+func (e *Engine) AddHook(k domain.Kind, fn func(id string, events []domain.Event)) {
 	if e.ready.Load() {
-		panic("actors: SetHook after Recover")
+		panic("actors: AddHook after Recover")
 	}
-	e.hooks[k] = fn
+	e.hooks[k] = append(e.hooks[k], fn)
 }
 
 // Exec runs a command on the existing entity id, of the command's kind,

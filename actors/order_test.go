@@ -38,7 +38,7 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var seen []string
-	e.SetHook(domain.KindOrder, func(_ string, events []domain.Event) {
+	e.AddHook(domain.KindOrder, func(_ string, events []domain.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, ev := range events {

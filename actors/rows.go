@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/snapshot"
 )
 
 // AccountRows lists an account's records of kind k (orders, transfers,
@@ -47,4 +48,24 @@ func (e *Engine) LedgerRows(ctx context.Context, acct, startingAfter string, f d
 		return err
 	}
 	return e.store.LedgerRows(acct, startingAfter, f, fn)
+}
+
+// Deliveries calls fn for the webhook deliveries to endpoint ep, newest
+// first, older than before, at most max, once the store holds every
+// write acknowledged so far.
+func (e *Engine) Deliveries(ctx context.Context, ep, before string, max int, fn func(snapshot.DeliveryRef) error) error {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return err
+	}
+	return e.store.Deliveries(ep, before, max, fn)
+}
+
+// PendingDeliveries calls fn for the pending webhook deliveries of
+// endpoint ep ("": every endpoint), oldest first, after the delivery id
+// after, at most max, once the store holds every acknowledged write.
+func (e *Engine) PendingDeliveries(ctx context.Context, ep, after string, max int, fn func(snapshot.DeliveryRef) error) error {
+	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+		return err
+	}
+	return e.store.PendingDeliveries(ep, after, max, fn)
 }

@@ -16,7 +16,7 @@ import (
 const KindClaim Kind = 5
 
 // NumKinds bounds the kind numbers (hosts size per-kind tables by it).
-const NumKinds = int(KindClaim) + 1
+const NumKinds = int(KindEvent) + 1
 
 // ClaimID is the id of the claim entity of a transaction.
 func ClaimID(txHash string) string { return "txc_" + strings.TrimPrefix(strings.ToLower(txHash), "0x") }

@@ -112,6 +112,10 @@ func MarshalEvent(dst []byte, e *Event) []byte {
 		row = func(b []byte) []byte { return MarshalClaim(b, e.Claim) }
 	case EvLinkPut:
 		row = func(b []byte) []byte { return MarshalLink(b, e.Link) }
+	case EvEndpointPut:
+		row = func(b []byte) []byte { return MarshalEndpoint(b, e.Endpoint) }
+	case EvWebhookEventPut:
+		row = func(b []byte) []byte { return MarshalWebhookEvent(b, e.WebhookEvent) }
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 	default:
 		panic(fmt.Sprintf("domain: marshal of unknown event kind %d", e.Kind))
@@ -167,6 +171,10 @@ func UnmarshalEvent(b []byte) (Event, error) {
 		e.Claim, err = UnmarshalClaim(row)
 	case EvLinkPut:
 		e.Link, err = UnmarshalLink(row)
+	case EvEndpointPut:
+		e.Endpoint, err = UnmarshalEndpoint(row)
+	case EvWebhookEventPut:
+		e.WebhookEvent, err = UnmarshalWebhookEvent(row)
 	case EvContactDeleted, EvWalletDeleted, EvChallengeDeleted, EvMetaPut:
 		if e.ID == "" {
 			err = fmt.Errorf("%w: %s without id", errCodec, e.Kind)

@@ -19,7 +19,7 @@ const (
 )
 
 // kindPrefixes maps each kind to the id prefix of its entities.
-var kindPrefixes = [...]string{KindAccount: "acct_", KindOrder: "ord_", KindTransfer: "tr_", KindLink: "pl_", KindClaim: "txc_"}
+var kindPrefixes = [...]string{KindAccount: "acct_", KindOrder: "ord_", KindTransfer: "tr_", KindLink: "pl_", KindClaim: "txc_", KindEndpoint: "wh_", KindEvent: "evt_"}
 
 func (k Kind) String() string {
 	switch k {
@@ -33,6 +33,10 @@ func (k Kind) String() string {
 		return "payment_link"
 	case KindClaim:
 		return "claim"
+	case KindEndpoint:
+		return "webhook_endpoint"
+	case KindEvent:
+		return "event"
 	}
 	return fmt.Sprintf("kind_%d", uint8(k))
 }
@@ -89,6 +93,10 @@ func NewEntity(k Kind) Entity {
 		return NewClaimState()
 	case KindLink:
 		return NewLinkState()
+	case KindEndpoint:
+		return NewEndpointState()
+	case KindEvent:
+		return NewEventState()
 	}
 	panic(fmt.Sprintf("domain: no entity of kind %s", k))
 }

@@ -137,3 +137,21 @@ func ErrTxAlreadyUsed(format string, args ...any) *Error {
 func ErrPreflight(code, format string, args ...any) *Error {
 	return newErr(400, code, format, args...)
 }
+
+// The webhook codes (CONTRACT.md "Errors").
+const (
+	CodeInvalidWebhookURL            = "invalid_webhook_url"
+	CodeWebhookEncryptionUnavailable = "webhook_encryption_unavailable"
+)
+
+// ErrInvalidWebhookURL is a webhook URL that is not HTTPS or fails the
+// SSRF screen; the message says why.
+func ErrInvalidWebhookURL(format string, args ...any) *Error {
+	return newErr(400, CodeInvalidWebhookURL, format, args...)
+}
+
+// ErrWebhookEncryptionUnavailable is POST /webhooks without a master key.
+func ErrWebhookEncryptionUnavailable() *Error {
+	return newErr(503, CodeWebhookEncryptionUnavailable,
+		"webhook secrets cannot be stored: no master key is configured (SVC_WEBHOOK_MASTER_KEY or --webhook-master-key-file)")
+}

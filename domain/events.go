@@ -29,6 +29,12 @@ const (
 	EvClaimPut EventKind = 13
 	// EvLinkPut holds the new row of a payment link (entity: its id).
 	EvLinkPut EventKind = 14
+	// EvEndpointPut holds the new row of a webhook endpoint.
+	EvEndpointPut EventKind = 15
+	// EvWebhookEventPut holds a webhook event's row: its birth, in the
+	// record of the transition that fired it, then its fan-out and each
+	// attempt, in the event's own records (entity: the event id).
+	EvWebhookEventPut EventKind = 16
 )
 
 func (k EventKind) String() string {
@@ -61,6 +67,10 @@ func (k EventKind) String() string {
 		return "claim_put"
 	case EvLinkPut:
 		return "link_put"
+	case EvEndpointPut:
+		return "endpoint_put"
+	case EvWebhookEventPut:
+		return "webhook_event_put"
 	}
 	return fmt.Sprintf("event_%d", uint8(k))
 }
@@ -80,33 +90,27 @@ type Event struct {
 	Transfer  *Transfer // EvTransferPut
 	Claim     *Claim    // EvClaimPut
 	Link      *Link     // EvLinkPut
+	// Endpoint: EvEndpointPut.
+	Endpoint *Endpoint
+	// WebhookEvent: EvWebhookEventPut.
+	WebhookEvent *WebhookEvent
 }
 
-// TransferEvents wraps TransferState.Decide's rows as log events.
-func TransferEvents(rows []*Transfer) []Event {
-	out := make([]Event, len(rows))
-	for i, t := range rows {
-		out[i] = Event{Kind: EvTransferPut, Transfer: t}
-	}
-	return out
+// TransferEvents wraps TransferState.Decide's rows as log events, with
+// the birth of the webhook event a transition fires (prev: the current
+// row's event id).
+func TransferEvents(prev string, rows []*Transfer) []Event {
+	return rowEvents(prev, rows, func(t *Transfer) Event { return Event{Kind: EvTransferPut, Transfer: t} })
 }
 
-// LinkEvents wraps LinkState.Decide's rows as log events.
-func LinkEvents(rows []*Link) []Event {
-	out := make([]Event, len(rows))
-	for i, l := range rows {
-		out[i] = Event{Kind: EvLinkPut, Link: l}
-	}
-	return out
+// LinkEvents wraps LinkState.Decide's rows as log events (see TransferEvents).
+func LinkEvents(prev string, rows []*Link) []Event {
+	return rowEvents(prev, rows, func(l *Link) Event { return Event{Kind: EvLinkPut, Link: l} })
 }
 
-// OrderEvents wraps OrderState.Decide's rows as log events.
-func OrderEvents(rows []*Order) []Event {
-	out := make([]Event, len(rows))
-	for i, o := range rows {
-		out[i] = Event{Kind: EvOrderPut, Order: o}
-	}
-	return out
+// OrderEvents wraps OrderState.Decide's rows as log events (see TransferEvents).
+func OrderEvents(prev string, rows []*Order) []Event {
+	return rowEvents(prev, rows, func(o *Order) Event { return Event{Kind: EvOrderPut, Order: o} })
 }
 
 // Record is what one log entry holds: the events one command caused for one

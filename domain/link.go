@@ -114,6 +114,7 @@ func (s *LinkState) Apply(e *Event) {
 	switch e.Kind {
 	case EvLinkPut:
 		s.applyRow(e.Link)
+	case EvWebhookEventPut: // born in this record; the event entity and the store hold it
 	case EvIdemPut:
 		s.Idem.Put(e.Idem)
 	default:

@@ -58,8 +58,12 @@ const maxDescriptionRunes = 500
 // Handle runs req through the link's idempotency store and Decide.
 func (s *LinkState) Handle(req Request, env Env) Outcome {
 	return s.Idem.Handle(req.Idem, env, MaxIdemPerOrder, "payment link", func() ([]Event, Reply, *Error) {
+		prev := ""
+		if s.Link != nil {
+			prev = s.Link.EventID
+		}
 		rows, reply, err := s.Decide(req.Cmd, env)
-		return LinkEvents(rows), reply, err
+		return LinkEvents(prev, rows), reply, err
 	})
 }
 

@@ -114,7 +114,7 @@ func TestLinkCreateValidationAndCodec(t *testing.T) {
 	back, err := UnmarshalLink(MarshalLink(nil, s.Link))
 	require.NoError(t, err)
 	require.Equal(t, s.Link, back)
-	rec := Record{Entity: plID, Events: LinkEvents([]*Link{s.Link})}
+	rec := Record{Entity: plID, Events: LinkEvents("", []*Link{s.Link})}
 	got, err := UnmarshalRecord(MarshalRecord(nil, &rec))
 	require.NoError(t, err)
 	require.Equal(t, rec, got)

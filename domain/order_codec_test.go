@@ -89,7 +89,7 @@ func FuzzUnmarshalOrder(f *testing.F) {
 func TestWriteOrderFuzzSeeds(t *testing.T) { checkFuzzSeeds(t, "FuzzUnmarshalOrder", orderFuzzSeeds()) }
 
 func TestOrderEventsRoundTripInARecord(t *testing.T) {
-	rec := Record{Entity: "ord_1", Events: OrderEvents([]*Order{fullOrder(), acceptedRow(RouteRFQ)})}
+	rec := Record{Entity: "ord_1", Events: OrderEvents("", []*Order{fullOrder(), acceptedRow(RouteRFQ)})}
 	back, err := UnmarshalRecord(MarshalRecord(nil, &rec))
 	require.NoError(t, err)
 	require.Equal(t, rec, back)

@@ -15,8 +15,12 @@ const MaxIdemPerOrder = 64
 // entity, written in the same log record as its rows.
 func (s *OrderState) Handle(req Request, env Env) Outcome {
 	return s.Idem.Handle(req.Idem, env, MaxIdemPerOrder, "order", func() ([]Event, Reply, *Error) {
+		prev := ""
+		if s.Order != nil {
+			prev = s.Order.EventID
+		}
 		rows, reply, err := s.Decide(req.Cmd, env)
-		return OrderEvents(rows), reply, err
+		return OrderEvents(prev, rows), reply, err
 	})
 }
 
@@ -30,6 +34,7 @@ func (s *OrderState) Apply(e *Event) {
 	switch e.Kind {
 	case EvOrderPut:
 		s.applyRow(e.Order)
+	case EvWebhookEventPut: // born in this record; the event entity and the store hold it
 	case EvIdemPut:
 		s.Idem.Put(e.Idem)
 	default:

@@ -72,28 +72,3 @@ const (
 
 // WebhookAPIVersion is the api_version of every event payload.
 const WebhookAPIVersion = "1.0.0"
-
-// OrderEventView is the Standard Webhooks payload of an order's event
-// (CONTRACT.md "Webhooks"): the order as it was when the event fired.
-type OrderEventView struct {
-	ID         string `json:"id"`
-	Type       string `json:"type"`
-	CreatedAt  string `json:"created_at"`
-	APIVersion string `json:"api_version"`
-	Data       struct {
-		Object OrderView `json:"object"`
-	} `json:"data"`
-}
-
-// ViewOrderEvent renders the event a terminal row fired; ok is false for a
-// row that fired none. The row is the one of the transition (its EventID
-// was set there), so the payload is the same on every delivery attempt.
-func ViewOrderEvent(o *Order) (OrderEventView, bool) {
-	typ := map[string]string{OrderSettled: EventOrderSettled, OrderFailed: EventOrderFailed, OrderRefunded: EventOrderRefunded}[o.State]
-	if typ == "" || o.EventID == "" {
-		return OrderEventView{}, false
-	}
-	v := OrderEventView{ID: o.EventID, Type: typ, CreatedAt: RFC3339(o.UpdatedAt), APIVersion: WebhookAPIVersion}
-	v.Data.Object = ViewOrder(o)
-	return v, true
-}

@@ -39,19 +39,3 @@ func TestViewOrderLedger(t *testing.T) {
 		`"amount_in":"1250.5","amount_out":"1150.25","tx_hash":null,"reference_id":"ord_000001","description":null,"created_at":"2026-01-01T00:00:00Z"}`, string(b))
 	require.Equal(t, LedgerFXRFQ, ViewLedger(ptrLedger(acceptedRow(RouteRFQ))).Type)
 }
-
-func TestViewOrderEvent(t *testing.T) {
-	for state, typ := range map[string]string{OrderSettled: "fx.order.settled", OrderFailed: "fx.order.failed", OrderRefunded: "fx.order.refunded", OrderExpired: ""} {
-		s := orderAt(RouteRFQ, state)
-		v, ok := ViewOrderEvent(s.Order)
-		require.Equal(t, typ != "", ok, state)
-		if !ok {
-			continue
-		}
-		require.Equal(t, typ, v.Type)
-		require.Equal(t, s.Order.EventID, v.ID)
-		require.Equal(t, "1.0.0", v.APIVersion)
-		require.Equal(t, s.Order.ID, v.Data.Object.OrderID)
-		require.Equal(t, state, v.Data.Object.State)
-	}
-}

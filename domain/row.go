@@ -37,6 +37,10 @@ func (e *Event) Row() Row {
 		return e.Transfer
 	case EvLinkPut:
 		return e.Link
+	case EvEndpointPut:
+		return e.Endpoint
+	case EvWebhookEventPut:
+		return e.WebhookEvent
 	}
 	return nil
 }
@@ -51,6 +55,10 @@ func UnmarshalRow(id string, b []byte) (Row, error) {
 		return UnmarshalTransfer(b)
 	case KindLink:
 		return UnmarshalLink(b)
+	case KindEndpoint:
+		return UnmarshalEndpoint(b)
+	case KindEvent:
+		return UnmarshalWebhookEvent(b)
 	}
 	return nil, fmt.Errorf("%w: no row kind for id %q", errCodec, id)
 }
@@ -71,37 +79,49 @@ func MainRow(s Entity) Row {
 		if st.Link != nil {
 			return st.Link
 		}
+	case *EndpointState:
+		if st.Endpoint != nil {
+			return st.Endpoint
+		}
+	case *EventState:
+		if st.Event != nil {
+			return st.Event
+		}
 	}
 	return nil
 }
 
+// storedEntity is an entity of a row kind: one main row and its stored
+// answers, as the store holds them.
+type storedEntity interface {
+	Entity
+	setRow(Row)
+	idem() *IdemStore
+}
+
+func (s *OrderState) setRow(r Row)        { s.Order = r.(*Order) }
+func (s *TransferState) setRow(r Row)     { s.Transfer = r.(*Transfer) }
+func (s *LinkState) setRow(r Row)         { s.Link = r.(*Link) }
+func (s *EndpointState) setRow(r Row)     { s.Endpoint = r.(*Endpoint) }
+func (s *EventState) setRow(r Row)        { s.Event = r.(*WebhookEvent) }
+func (s *OrderState) idem() *IdemStore    { return &s.Idem }
+func (s *TransferState) idem() *IdemStore { return &s.Idem }
+func (s *LinkState) idem() *IdemStore     { return &s.Idem }
+func (s *EndpointState) idem() *IdemStore { return &s.Idem }
+func (s *EventState) idem() *IdemStore    { return &s.Idem }
+
 // LoadEntity rebuilds an entity of kind k from its stored row (nil if it
 // has none) and its stored answers live at now.
 func LoadEntity(k Kind, row Row, idem []*IdemRecord, env Env) Entity {
-	switch k {
-	case KindOrder:
-		s := NewOrderState()
-		if row != nil {
-			s.Order = row.(*Order)
-		}
-		s.Idem.Load(idem, env.Now)
-		return s
-	case KindTransfer:
-		s := NewTransferState()
-		if row != nil {
-			s.Transfer = row.(*Transfer)
-		}
-		s.Idem.Load(idem, env.Now)
-		return s
-	case KindLink:
-		s := NewLinkState()
-		if row != nil {
-			s.Link = row.(*Link)
-		}
-		s.Idem.Load(idem, env.Now)
-		return s
+	s, ok := NewEntity(k).(storedEntity)
+	if !ok {
+		panic(fmt.Sprintf("domain: no stored entity of kind %s", k))
 	}
-	panic(fmt.Sprintf("domain: no stored entity of kind %s", k))
+	if row != nil {
+		s.setRow(row)
+	}
+	s.idem().Load(idem, env.Now)
+	return s
 }
 
 // AddressKey is the lookup key of a row by an address it owns.

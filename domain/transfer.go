@@ -96,6 +96,7 @@ func (s *TransferState) Apply(e *Event) {
 	switch e.Kind {
 	case EvTransferPut:
 		s.applyRow(e.Transfer)
+	case EvWebhookEventPut: // born in this record; the event entity and the store hold it
 	case EvIdemPut:
 		s.Idem.Put(e.Idem)
 	default:

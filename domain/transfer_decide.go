@@ -103,8 +103,12 @@ const TransferTTL = time.Hour
 // Handle runs req through the transfer's idempotency store and Decide.
 func (s *TransferState) Handle(req Request, env Env) Outcome {
 	return s.Idem.Handle(req.Idem, env, MaxIdemPerOrder, "transfer", func() ([]Event, Reply, *Error) {
+		prev := ""
+		if s.Transfer != nil {
+			prev = s.Transfer.EventID
+		}
 		rows, reply, err := s.Decide(req.Cmd, env)
-		return TransferEvents(rows), reply, err
+		return TransferEvents(prev, rows), reply, err
 	})
 }
 

@@ -182,7 +182,7 @@ func TestTransferCodecRoundTrip(t *testing.T) {
 	back, err := UnmarshalTransfer(MarshalTransfer(nil, s.Transfer))
 	require.NoError(t, err)
 	require.Equal(t, s.Transfer, back)
-	rec := Record{Entity: trID, Events: TransferEvents([]*Transfer{s.Transfer})}
+	rec := Record{Entity: trID, Events: TransferEvents("", []*Transfer{s.Transfer})}
 	got, err := UnmarshalRecord(MarshalRecord(nil, &rec))
 	require.NoError(t, err)
 	require.Equal(t, rec, got)

@@ -271,14 +271,13 @@ func TestHTTPContract(t *testing.T) {
 		}
 	})
 
-	t.Run("planned route answers 503 unavailable", func(t *testing.T) {
+	t.Run("webhook routes: scope first, then 404 for an unknown endpoint", func(t *testing.T) {
 		wc := srv.client(t, srv.createKey(t, acct, "webhooks"))
 		resp := call(t, wc, "POST", basePath+"/webhooks/wh_01M80AG7DGGN82BKWCMHEJCKG8/test", "", nil)
-		requireError(t, resp, 503, "unavailable")
-		requireRateHeaders(t, resp.Header, "planned route")
+		requireError(t, resp, 404, "not_found")
+		requireRateHeaders(t, resp.Header, "webhook test")
 		require.Equal(t, "120", resp.Header.Get("X-RateLimit-Limit"), "a write")
-		requireError(t, call(t, wc, "GET", basePath+"/webhooks", "", nil), 503, "unavailable")
-		// The scope is still checked first.
+		requireStatus(t, call(t, wc, "GET", basePath+"/webhooks", "", nil), 200)
 		requireError(t, call(t, c, "GET", basePath+"/webhooks", "", nil), 403, "insufficient_scope")
 	})
 

@@ -116,7 +116,7 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		{"404 not_found", key, "GET", contacts + "/ct_01M80AG7DGGN82BKWCMHEJCKG8", "", nil, 404, true},
 		{"413 body_too_large", key, "POST", contacts, `{"name":"` + strings.Repeat("x", 64<<10) + `"}`, nil, 413, false},
 		{"422 idempotency_key_reused", key, "POST", contacts, contactBodyString("Other"), map[string]string{"Idempotency-Key": "oa-1"}, 422, true},
-		{"503 planned route", hooks, "POST", basePath + "/webhooks/wh_01M80AG7DGGN82BKWCMHEJCKG8/test", "", nil, 503, true},
+		{"404 webhook test", hooks, "POST", basePath + "/webhooks/wh_01M80AG7DGGN82BKWCMHEJCKG8/test", "", nil, 404, true},
 		{"404 transfer", payer, "POST", basePath + "/transfers/tr_01M80AG7DGGN82BKWCMHEJCKG8/submit", `{"tx_hash":"0x` + strings.Repeat("ab", 32) + `"}`, nil, 404, true},
 		{"delete", key, "DELETE", contacts + "/" + id, "", nil, 200, true},
 	} {

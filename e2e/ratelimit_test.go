@@ -106,7 +106,7 @@ func TestRateLimits(t *testing.T) {
 	t.Run("heavy: 30, then 429, and they count as writes", func(t *testing.T) {
 		c := srv.client(t, srv.createKey(t, acct, "trade,pay"))
 		for i := 0; i < 30; i++ {
-			// A planned route: it answers 503 but is rate limited first.
+			// An invalid quote request: 400, but rate limited first.
 			resp := call(t, c, "POST", basePath+"/fx/quotes", `{}`, nil)
 			require.NotEqual(t, 429, resp.Status, "heavy %d: %s", i+1, resp.Body)
 			require.Equal(t, int64(30), headerInt(t, resp, "X-RateLimit-Limit"))

@@ -28,7 +28,6 @@ var (
 	errRecovering = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the service is recovering; retry shortly", RetryAfter: 1}
 	errBusy       = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the service is at capacity; retry shortly", RetryAfter: 1}
 	errTimeout    = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the request did not complete in time; retry with the same Idempotency-Key", RetryAfter: 1}
-	errNotBuilt   = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "this route is not available in this version of the service"}
 	errNoChain    = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the chain is unreachable; retry shortly", RetryAfter: 1}
 	errNoSuchAcct = &domain.Error{Status: 401, Code: domain.CodeAuthFailed, Message: "authentication failed"}
 )

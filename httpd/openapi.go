@@ -47,11 +47,13 @@ var opErrorCodes = map[string][]string{
 	"acceptTransfer": {domain.CodeNotPermitted, "no_quote_available"},
 	"submitTransfer": {"invalid_signature", domain.CodeTransferNotVerified, domain.CodeTxAlreadyUsed,
 		domain.CodeInsufficientAllowance, domain.CodeInsufficientBalance, domain.CodeRelayWouldRevert},
-	"createPaymentLink": {domain.CodeUnsupportedAsset, domain.CodeNotPermitted},
-	"payPaymentLink":    {"transfer_not_verified"},
-	"createContact":     {domain.CodeUnsupportedAsset},
-	"updateContact":     {domain.CodeUnsupportedAsset},
-	"createWebhook":     {"invalid_webhook_url", "webhook_encryption_unavailable"},
+	"createPaymentLink":   {domain.CodeUnsupportedAsset, domain.CodeNotPermitted},
+	"payPaymentLink":      {"transfer_not_verified"},
+	"createContact":       {domain.CodeUnsupportedAsset},
+	"updateContact":       {domain.CodeUnsupportedAsset},
+	"createWebhook":       {"invalid_webhook_url", "webhook_encryption_unavailable"},
+	"updateWebhook":       {"invalid_webhook_url"},
+	"rotateWebhookSecret": {"webhook_encryption_unavailable"},
 }
 
 // opErrorBody overrides an error status of an operation with another body
@@ -71,6 +73,7 @@ var tagOf = map[string]string{
 	"payment-links": "payment-links", "pay": "payment-links",
 	"contacts": "contacts",
 	"webhooks": "webhooks",
+	"events":   "events",
 }
 
 var tagDescriptions = []struct{ name, desc string }{
@@ -82,7 +85,8 @@ var tagDescriptions = []struct{ name, desc string }{
 	{"transfers", "Same-currency (ERC-20, self-broadcast) and cross-currency (relayed swap) transfers."},
 	{"payment-links", "Payment links and their public pay page."},
 	{"contacts", "Saved payout recipients."},
-	{"webhooks", "Webhook endpoints (Standard Webhooks signatures)."},
+	{"webhooks", "Webhook endpoints, their deliveries and signing secrets (Standard Webhooks signatures; the deliveries themselves are under webhooks)."},
+	{"events", "Every event of the account for 30 days, exactly as delivered, so a receiver that was down can catch up."},
 }
 
 // openAPIDoc is the generator's state for one document.
@@ -125,6 +129,12 @@ func buildOpenAPI(routes []route, basePath, serverURL string) ([]byte, error) {
 		item[m] = op
 	}
 
+	webhooks, err := d.eventWebhooks(seenOp)
+	if err != nil {
+		return nil, err
+	}
+	tags["webhooks"] = true
+
 	tagList := []any{}
 	for _, t := range tagDescriptions {
 		if tags[t.name] {
@@ -157,16 +167,21 @@ func buildOpenAPI(routes []route, basePath, serverURL string) ([]byte, error) {
 				") and ?starting_after=<id>, newest first. Unknown request body fields are refused; unknown query parameters are ignored.\n\n" +
 				"Rate limits per key, sliding 60 s window: read (GET) " + strconv.Itoa(ratelimit.DefaultLimits.Read) + ", write (POST/PATCH/DELETE) " + strconv.Itoa(ratelimit.DefaultLimits.Write) +
 				", heavy " + strconv.Itoa(ratelimit.DefaultLimits.Heavy) + " (x-fxd-heavy operations, which also count as writes); public routes " + strconv.Itoa(ratelimit.DefaultPerIPLimits.Limit) + " per minute per client IP.\n\n" +
-				"Extensions: x-fxd-scope is the scope a key must carry (any: a valid key of any scope); x-fxd-heavy marks the heaviest trade operations; x-fxd-planned marks an operation of the contract that this version does not serve yet (it answers 503 unavailable); x-fxd-error-codes lists the codes an error response may carry.",
+				"Webhooks: each event is POSTed to every enabled endpoint of the account whose events match, signed as Standard Webhooks specifies (see the top-level webhooks, one entry per event type); GET /events lists the same payloads for 30 days.\n\n" +
+				"Extensions: x-fxd-scope is the scope a key must carry (any: a valid key of any scope); x-fxd-heavy marks the heaviest trade operations; x-fxd-error-codes lists the codes an error response may carry.",
 		},
 		"servers":  []any{obj{"url": url}},
 		"tags":     tagList,
 		"paths":    paths,
+		"webhooks": webhooks,
 		"security": []any{obj{secKey: []string{}, secTimestamp: []string{}, secSignature: []string{}}},
 		"components": obj{
 			"schemas":         d.schemas,
 			"securitySchemes": securitySchemes(),
 			"parameters": obj{
+				"WebhookId":        webhookHeaders["WebhookId"],
+				"WebhookTimestamp": webhookHeaders["WebhookTimestamp"],
+				"WebhookSignature": webhookHeaders["WebhookSignature"],
 				"IdempotencyKey": obj{
 					"name": hdrIdemKey, "in": "header", "required": false,
 					"description": "1 to 255 printable ASCII characters. Makes a write safe to retry: replaying the same key on the same route (per API key, method and path) within 24 hours returns the original status and body with Idempotency-Replayed: true and does not act twice. The same key with a different body is 422 idempotency_key_reused.",
@@ -185,6 +200,96 @@ func buildOpenAPI(routes []route, basePath, serverURL string) ([]byte, error) {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// eventSummaries say when each event type fires (SPEC.md "Events").
+var eventSummaries = map[string]string{
+	orderSettledEvent:      "An FX order reached settled",
+	orderFailedEvent:       "An FX order reached failed",
+	orderRefundedEvent:     "An FX order reached refunded (the maker missed the settlement deadline; the escrow refunded the taker)",
+	transferConfirmedEvent: "A transfer reached confirmed",
+	transferFailedEvent:    "A transfer reached failed",
+	linkPaidEvent:          "A payment link was paid in full",
+	webhookTestEvent:       "POST /webhooks/{id}/test was called for this endpoint",
+}
+
+// webhookHeaders are the Standard Webhooks headers of every delivery, as
+// components.parameters.
+var webhookHeaders = obj{
+	"WebhookId": obj{
+		"name": "webhook-id", "in": "header", "required": true,
+		"description": "The event id (evt_…), the same on every attempt of the event to every endpoint: deduplicate on it (delivery is at least once).",
+		"schema":      obj{"type": "string", "pattern": "^evt_" + patIDBody},
+	},
+	"WebhookTimestamp": obj{
+		"name": "webhook-timestamp", "in": "header", "required": true,
+		"description": "Unix seconds when this attempt was signed. Refuse a delivery whose timestamp is far from your clock (Standard Webhooks libraries allow 5 minutes) to stop replays.",
+		"schema":      obj{"type": "integer", "minimum": 0},
+	},
+	"WebhookSignature": obj{
+		"name": "webhook-signature", "in": "header", "required": true,
+		"description": "v1,<base64 HMAC-SHA256(key, webhook-id + \".\" + webhook-timestamp + \".\" + raw body)>, where key is the base64-decoded part of the endpoint's whsec_ secret. For 24 h after POST /webhooks/{id}/rotate-secret the header holds two signatures, space-separated, the new secret's first; accept the delivery if any one verifies with a secret you hold. Compare in constant time, and verify the raw body before parsing it.",
+		"schema":      obj{"type": "string", "pattern": patWebhookSignature},
+	},
+}
+
+// eventWebhooks renders the OpenAPI 3.1 top-level webhooks: what the
+// service POSTs to a receiver, one entry per event type. Its operation
+// ids must not collide with the routes' (seenOp).
+func (d *openAPIDoc) eventWebhooks(seenOp map[string]bool) (obj, error) {
+	out := obj{}
+	for _, typ := range eventTypes {
+		envelope := eventEnvelopeOf(typ)
+		if _, ok := d.schemas[envelope].(obj); !ok {
+			return nil, fmt.Errorf("openapi: webhook %s: no event schema", typ)
+		}
+		summary, ok := eventSummaries[typ]
+		if !ok {
+			return nil, fmt.Errorf("openapi: webhook %s: no summary", typ)
+		}
+		var opID strings.Builder
+		opID.WriteString("receive")
+		for _, w := range strings.FieldsFunc(typ, func(r rune) bool { return r == '.' || r == '_' }) {
+			opID.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+		if seenOp[opID.String()] {
+			return nil, fmt.Errorf("openapi: webhook %s: duplicate operationId %q", typ, opID.String())
+		}
+		seenOp[opID.String()] = true
+		schema := sref(envelope)
+		if types := eventTypesOf(envelope); len(types) > 1 {
+			schema = obj{"allOf": []any{sref(envelope), obj{"properties": obj{"type": obj{"const": typ}}}}}
+		}
+		out[typ] = obj{"post": obj{
+			"operationId": opID.String(),
+			"summary":     summary,
+			"description": "Event " + typ + ", POSTed by the service to each enabled endpoint of the account whose events list it (webhook.test: to the tested endpoint only). The body is the event exactly as GET /events/{id} returns it. " +
+				"Any 2xx answer within 10 s acknowledges it; anything else (another status, a redirect, which is never followed, a timeout, a refused connection) is a failed attempt, retried with back-off (10 s, 1 m, 5 m, 30 m, 2 h, 6 h, 12 h, 24 h by default) and then marked failed. " +
+				"10 consecutive failed attempts disable the endpoint. Delivery is at least once, so the same webhook-id may arrive more than once; order between events is not guaranteed.",
+			"tags":       []string{"webhooks"},
+			"security":   []any{},
+			"parameters": []any{obj{"$ref": "#/components/parameters/WebhookId"}, obj{"$ref": "#/components/parameters/WebhookTimestamp"}, obj{"$ref": "#/components/parameters/WebhookSignature"}},
+			"requestBody": obj{
+				"required": true,
+				"content":  obj{"application/json": obj{"schema": schema}},
+			},
+			"responses": obj{
+				"2XX":     obj{"description": "Received: the delivery succeeded. The body is ignored."},
+				"default": obj{"description": "A failed attempt: retried on the schedule, then the delivery is failed."},
+			},
+		}}
+	}
+	return out, nil
+}
+
+// eventTypesOf are the event types of an envelope schema.
+func eventTypesOf(envelope string) []string {
+	for _, e := range eventEnvelopes {
+		if e.schema == envelope {
+			return e.types
+		}
+	}
+	return nil
 }
 
 const canonicalStringDoc = "SVC-SIGNATURE is base64 of the Ed25519 signature of the canonical string: the timestamp (unix seconds), the upper-case HTTP method, the request target (path including the base path and any query string, exactly as sent) and the lower-case hex SHA-256 of the raw body (of the empty string when there is none), joined by single LF characters with no trailing LF. The timestamp must be within 30 s of server time (GET /time) and each signature is single-use."
@@ -256,9 +361,6 @@ func (d *openAPIDoc) operation(rt *route) (obj, error) {
 	if rt.Heavy {
 		op["x-fxd-heavy"] = true
 	}
-	if rt.Handler == nil {
-		op["x-fxd-planned"] = true
-	}
 
 	params, err := parameters(rt)
 	if err != nil {
@@ -317,9 +419,6 @@ func describe(rt *route) string {
 		if rt.Method != "GET" {
 			b.WriteString(" Idempotent with an Idempotency-Key header.")
 		}
-	}
-	if rt.Handler == nil {
-		b.WriteString(" Planned: part of the contract but not served by this version, which answers 503 unavailable.")
 	}
 	return b.String()
 }
@@ -384,8 +483,11 @@ func parameters(rt *route) ([]any, error) {
 		case "limit":
 			schema["minimum"], schema["maximum"], schema["default"] = 1, domain.MaxPageLimit, domain.DefaultPageLimit
 		case "type":
-			if slices.Equal(rt.Query, ledgerQuery) {
+			switch {
+			case slices.Equal(rt.Query, ledgerQuery):
 				schema["enum"] = []string{"fx_amm", "fx_rfq", "transfer", "payment_link"}
+			case slices.Equal(rt.Query, eventQuery):
+				schema["enum"] = eventTypes
 			}
 		case "from", "to":
 			schema["format"] = "date-time"
@@ -457,9 +559,6 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 		if write {
 			statuses[400], statuses[413] = true, true
 		}
-	}
-	if rt.Handler == nil {
-		statuses[503] = true
 	}
 	for _, s := range rt.Errors {
 		if s < 400 || s > 599 {

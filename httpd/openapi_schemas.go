@@ -1,6 +1,10 @@
 package httpd
 
-import "github.com/fxd-labs/fxd/domain"
+import (
+	"slices"
+
+	"github.com/fxd-labs/fxd/domain"
+)
 
 // The JSON Schema (2020-12, the dialect of OpenAPI 3.1) components of the
 // OpenAPI document: every request and response body of CONTRACT.md. Field
@@ -85,8 +89,55 @@ const (
 // Order states of SPEC.md, nominal progression first.
 var orderStates = []string{"quoted", "accepted", "awaiting_funding", "funded", "settling", "settled", "failed", "expired", "refunded"}
 
-// Webhook event types of SPEC.md's Events table.
-var eventTypes = []string{"payment_link.paid", "fx.order.settled", "fx.order.failed", "fx.order.refunded", "transfer.confirmed", "transfer.failed"}
+// Webhook event types: SPEC.md's Events table and webhook.test.
+var eventTypes = domain.EventTypes
+
+const (
+	orderSettledEvent      = domain.EventOrderSettled
+	orderFailedEvent       = domain.EventOrderFailed
+	orderRefundedEvent     = domain.EventOrderRefunded
+	transferConfirmedEvent = domain.EventTransferConfirmed
+	transferFailedEvent    = domain.EventTransferFailed
+	linkPaidEvent          = domain.EventLinkPaid
+	webhookTestEvent       = domain.EventWebhookTest
+)
+
+// eventEnvelopes are the component schemas of an event, by the record its
+// data.object holds, and the event types each carries. Event is oneOf
+// them; each entry of the document's top-level webhooks narrows one to
+// its type.
+var eventEnvelopes = []struct {
+	schema, payload, what string
+	types                 []string
+}{
+	{"OrderEvent", "Order", "the FX order as GET /fx/orders/{id} returned it at the transition", []string{orderSettledEvent, orderFailedEvent, orderRefundedEvent}},
+	{"TransferEvent", "Transfer", "the transfer as GET /transfers/{id} returned it at the transition", []string{transferConfirmedEvent, transferFailedEvent}},
+	{"PaymentLinkEvent", "PaymentLink", "the payment link as GET /payment-links/{id} returned it when it was paid", []string{linkPaidEvent}},
+	{"WebhookTestEvent", "WebhookTestObject", "the tested endpoint's id", []string{webhookTestEvent}},
+}
+
+// eventEnvelopeOf is the envelope schema of an event type.
+func eventEnvelopeOf(typ string) string {
+	for _, e := range eventEnvelopes {
+		if slices.Contains(e.types, typ) {
+			return e.schema
+		}
+	}
+	return ""
+}
+
+// Webhook bounds (CONTRACT.md "Webhooks", docs/DECISIONS.md).
+const (
+	maxWebhookURLBytes         = 2048
+	maxWebhookDescriptionChars = 500
+	// Standard Webhooks: v1, and the padded base64 of a 32-byte
+	// HMAC-SHA256; a second one, space-separated, during a rotation.
+	patWebhookSignature = `^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$`
+	// whsec_ and the padded base64 of a 32-byte key.
+	patWebhookSecret = `^whsec_[A-Za-z0-9+/]{43}=$`
+	// https, case-insensitively, as the server reads a scheme.
+	patHTTPSURL = `^[Hh][Tt][Tt][Pp][Ss]://`
+)
 
 func sref(name string) obj { return obj{"$ref": "#/components/schemas/" + name} }
 
@@ -188,7 +239,7 @@ func openAPISchemas() obj {
 	for i, e := range errorCodes {
 		codes[i] = e.Code
 	}
-	return obj{
+	schemas := obj{
 		// Wire formats.
 		"Amount": obj{"type": "string", "pattern": patAmount, "examples": []any{"1250.50"},
 			"description": "Money: a decimal string in currency units with at most the token's decimals (6 for USDC, USDT, EURC). Never a JSON number."},
@@ -535,37 +586,106 @@ func openAPISchemas() obj {
 		"ContactList": list("Contacts, newest first.", "Contact"),
 
 		// Webhooks.
-		"WebhookCreate": request("", obj{
-			"url":         obj{"type": "string", "format": "uri", "pattern": "^https://", "description": "HTTPS only; screened against SSRF."},
-			"events":      obj{"type": "array", "items": sref("EventType"), "minItems": 1, "uniqueItems": true, "description": "Events to deliver; absent: all."},
-			"description": tString(""),
+		"WebhookURL": obj{"type": "string", "format": "uri", "pattern": patHTTPSURL, "maxLength": maxWebhookURLBytes,
+			"description": "The receiver: an https URL of at most 2,048 bytes, without userinfo or fragment. Screened against SSRF at registration and before every new connection (400 invalid_webhook_url says why)."},
+		"WebhookEvents": obj{
+			"type": "array", "minItems": 1, "maxItems": len(eventTypes) + 1,
+			"items":       obj{"anyOf": []any{sref("EventType"), obj{"type": "string", "const": "*"}}},
+			"description": "Event types to deliver; [\"*\"] (the default) is every type. \"*\" anywhere means every type; repeats count once; an empty list or an unknown type is 400 invalid_request. Answers show [\"*\"] or each type once. webhook.test deliveries reach the tested endpoint whatever its list.",
+		},
+		"WebhookDescription": obj{"type": []string{"string", "null"}, "maxLength": maxWebhookDescriptionChars,
+			"description": "Free text for the account's own use, at most 500 characters; null when none."},
+		"WebhookCreate": request("Register a receiver. At most 16 endpoints per account (400 invalid_request beyond).", obj{
+			"url":         sref("WebhookURL"),
+			"events":      described(sref("WebhookEvents"), "Absent: [\"*\"]."),
+			"description": sref("WebhookDescription"),
 		}, "url"),
-		"WebhookCreated": object("A registered endpoint, with its signing secret: shown only here.", obj{
+		"WebhookCreated": object("A registered endpoint and its signing secret, shown only in this answer (and its idempotent replay).", obj{
 			"id":          id("wh_", "Endpoint id."),
-			"url":         obj{"type": "string", "format": "uri"},
-			"events":      arrayOf(sref("EventType"), ""),
+			"url":         sref("WebhookURL"),
+			"events":      sref("WebhookEvents"),
+			"description": sref("WebhookDescription"),
 			"state":       tConst("enabled"),
-			"secret":      obj{"type": "string", "pattern": "^whsec_", "description": "Standard Webhooks secret: whsec_ and the base64 HMAC key."},
-			"description": orNull(tString("")),
-			"created_at":  dateTime(""),
-		}, "id", "url", "events", "state", "secret", "created_at"),
-		"Webhook": object("A webhook endpoint; the secret is never shown again.", obj{
-			"id":          id("wh_", "Endpoint id."),
-			"url":         obj{"type": "string", "format": "uri"},
-			"events":      arrayOf(sref("EventType"), ""),
-			"state":       obj{"type": "string", "enum": []string{"enabled", "disabled"}, "description": "disabled after 10 consecutive failed attempts."},
-			"description": orNull(tString("")),
-			"created_at":  dateTime(""),
+			"secret": obj{"type": "string", "pattern": patWebhookSecret,
+				"description": "Standard Webhooks secret: whsec_ and the base64 of the 32-byte HMAC-SHA256 key. Keep it; it is never shown again (POST /webhooks/{id}/rotate-secret makes a new one)."},
+			"created_at": dateTime(""),
+		}, "id", "url", "events", "description", "state", "secret", "created_at"),
+		"Webhook": object("A webhook endpoint; its secret is never shown again.", obj{
 			"secret":      false,
-		}, "id", "url", "events", "state", "created_at"),
+			"id":          id("wh_", "Endpoint id."),
+			"url":         sref("WebhookURL"),
+			"events":      sref("WebhookEvents"),
+			"description": sref("WebhookDescription"),
+			"state": obj{"type": "string", "enum": []string{"enabled", "disabled"},
+				"description": "disabled after 10 consecutive failed attempts (across events), or by PATCH; while disabled nothing is attempted and pending deliveries wait. PATCH {\"state\":\"enabled\"} resets the count and resumes them."},
+			"created_at": dateTime(""),
+		}, "id", "url", "events", "description", "state", "created_at"),
 		"WebhookList": list("The account's endpoints, newest first.", "Webhook"),
-		"WebhookUpdate": request("Re-enable an endpoint.", obj{
-			"state": tConst("enabled"),
-		}, "state"),
-		"WebhookTest": object("A webhook.test delivery was queued.", obj{
-			"delivery_id": id("dlv_", "Delivery id."),
+		"WebhookUpdate": request("Change an endpoint; absent or null fields keep their value, \"\" clears description. A new url is screened as at registration.", obj{
+			"url":         orNull(sref("WebhookURL")),
+			"events":      orNull(sref("WebhookEvents")),
+			"description": sref("WebhookDescription"),
+			"state": obj{"type": []string{"string", "null"}, "enum": []any{"enabled", "disabled", nil},
+				"description": "enabled re-enables a disabled endpoint: the failure count resets and pending deliveries resume (failed ones stay failed). disabled pauses it."},
+		}),
+		"WebhookTest": object("A webhook.test event was created and its delivery to this endpoint queued.", obj{
+			"delivery_id": id("dlv_", "The delivery, as listed by GET /webhooks/{id}/deliveries once attempted."),
 		}, "delivery_id"),
+		"WebhookSecret": object("The endpoint's new signing secret, shown only here. For 24 h deliveries carry a signature by the previous secret too; a second rotation drops the oldest.", obj{
+			"id": id("wh_", "Endpoint id."),
+			"secret": obj{"type": "string", "pattern": patWebhookSecret,
+				"description": "whsec_ and the base64 of the new 32-byte key."},
+		}, "id", "secret"),
+		"Delivery": object("One attempt of a delivery (an event to this endpoint).", obj{
+			"id":          id("dlv_", "The delivery, shared by its attempts; equals POST /webhooks/{id}/test's delivery_id for a test."),
+			"event_id":    id("evt_", "The event delivered (the webhook-id header)."),
+			"attempt":     obj{"type": "integer", "minimum": 1, "description": "1 for the first attempt."},
+			"status_code": obj{"type": []string{"integer", "null"}, "minimum": 100, "maximum": 599, "description": "The receiver's HTTP status; null on a transport error (refused by the SSRF screen, connection, TLS, timeout)."},
+			"error":       orNull(tString("Why the attempt failed: a non-2xx status, \"redirect not followed\", a timeout, the screen's reason, \"endpoint deleted\"; null on success.")),
+			"duration_ms": obj{"type": "integer", "minimum": 0, "description": "Milliseconds from the start of the attempt to its outcome."},
+			"at":          dateTime("When the attempt started."),
+		}, "id", "event_id", "attempt", "status_code", "error", "duration_ms", "at"),
+		"DeliveryList": list("Attempts to deliver to this endpoint, one row per attempt, newest delivery first and each delivery's attempts together, newest first. A page ends on a delivery boundary: limit bounds the rows, except that a delivery with more attempts than limit comes whole; next_cursor (the last row's id, a delivery id) continues after that delivery.", "Delivery"),
+		"WebhookTestObject": object("data.object of a webhook.test event.", obj{
+			"endpoint_id": id("wh_", "The tested endpoint."),
+		}, "endpoint_id"),
+		"Event": obj{
+			"description": "A webhook event: the body of every delivery attempt, byte for byte, and of GET /events/{id}. Its shape follows type.",
+			"oneOf":       eventEnvelopeRefs(),
+		},
+		"EventList": list("Every event of the account of the last 30 days, webhook.test included, newest first.", "Event"),
 	}
+	for _, e := range eventEnvelopes {
+		schemas[e.schema] = eventEnvelope(e.types, e.payload, e.what)
+	}
+	return schemas
+}
+
+// eventEnvelopeRefs are the branches of Event.
+func eventEnvelopeRefs() []any {
+	out := make([]any, len(eventEnvelopes))
+	for i, e := range eventEnvelopes {
+		out[i] = sref(e.schema)
+	}
+	return out
+}
+
+// eventEnvelope is the Standard Webhooks body of the types whose
+// data.object is the component schema payload.
+func eventEnvelope(types []string, payload, what string) obj {
+	typ := obj{"type": "string", "enum": types, "description": "The event type."}
+	if len(types) == 1 {
+		typ = obj{"type": "string", "const": types[0], "description": "The event type."}
+	}
+	return object("An event whose data.object is "+what+".", obj{
+		"id":          id("evt_", "Event id: the webhook-id header of every attempt, the same across retries. Receivers deduplicate on it."),
+		"type":        typ,
+		"created_at":  dateTime("When the transition that fired the event happened."),
+		"api_version": described(tConst(domain.WebhookAPIVersion), "Version of the payload format."),
+		"data": object("", obj{
+			"object": sref(payload),
+		}, "object"),
+	}, "id", "type", "created_at", "api_version", "data")
 }
 
 // transferProps are the fields of a transfer (CONTRACT.md "Transfers").

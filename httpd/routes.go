@@ -45,6 +45,10 @@ var ledgerQuery = append(append([]param{}, listQuery...),
 	param{"to", "string", "RFC 3339 upper bound of created_at"},
 )
 
+var eventQuery = append(append([]param{}, listQuery...),
+	param{"type", "string", "only events of this type"},
+)
+
 // routes returns the route table of SPEC.md and CONTRACT.md.
 func (s *Server) routes() []route {
 	return []route{
@@ -96,10 +100,17 @@ func (s *Server) routes() []route {
 		{Method: "DELETE", Path: "/contacts/{id}", Scope: domain.ScopePay, OperationID: "deleteContact", Summary: "Delete a contact", OK: 200, Result: "Deleted", Errors: []int{404}, Handler: s.deleteContact},
 
 		// Webhooks.
-		{Method: "POST", Path: "/webhooks", Scope: domain.ScopeWebhooks, OperationID: "createWebhook", Summary: "Register an HTTPS endpoint; the secret is returned only here", Body: "WebhookCreate", OK: 201, Result: "WebhookCreated", Errors: []int{400, 503}},
-		{Method: "GET", Path: "/webhooks", Scope: domain.ScopeWebhooks, OperationID: "listWebhooks", Summary: "The account's endpoints (never the secret)", Query: listQuery, OK: 200, Result: "WebhookList", Errors: []int{400}},
-		{Method: "PATCH", Path: "/webhooks/{id}", Scope: domain.ScopeWebhooks, OperationID: "updateWebhook", Summary: "Re-enable an endpoint ({\"state\":\"enabled\"})", Body: "WebhookUpdate", OK: 200, Result: "Webhook", Errors: []int{400, 404}},
-		{Method: "POST", Path: "/webhooks/{id}/test", Scope: domain.ScopeWebhooks, OperationID: "testWebhook", Summary: "Send a webhook.test delivery", OK: 202, Result: "WebhookTest", Errors: []int{404}},
-		{Method: "DELETE", Path: "/webhooks/{id}", Scope: domain.ScopeWebhooks, OperationID: "deleteWebhook", Summary: "Delete an endpoint", OK: 200, Result: "Deleted", Errors: []int{404}},
+		{Method: "POST", Path: "/webhooks", Scope: domain.ScopeWebhooks, OperationID: "createWebhook", Summary: "Register an HTTPS endpoint; the secret is returned only here", Body: "WebhookCreate", OK: 201, Result: "WebhookCreated", Errors: []int{400, 503}, Handler: s.createWebhook},
+		{Method: "GET", Path: "/webhooks", Scope: domain.ScopeWebhooks, OperationID: "listWebhooks", Summary: "The account's endpoints (never the secret)", Query: listQuery, OK: 200, Result: "WebhookList", Errors: []int{400}, Handler: s.listWebhooks},
+		{Method: "GET", Path: "/webhooks/{id}", Scope: domain.ScopeWebhooks, OperationID: "getWebhook", Summary: "One endpoint (never the secret)", OK: 200, Result: "Webhook", Errors: []int{404}, Handler: s.getWebhook},
+		{Method: "PATCH", Path: "/webhooks/{id}", Scope: domain.ScopeWebhooks, OperationID: "updateWebhook", Summary: "Change an endpoint's url, events, description or state ({\"state\":\"enabled\"} re-enables it)", Body: "WebhookUpdate", OK: 200, Result: "Webhook", Errors: []int{400, 404}, Handler: s.updateWebhook},
+		{Method: "DELETE", Path: "/webhooks/{id}", Scope: domain.ScopeWebhooks, OperationID: "deleteWebhook", Summary: "Delete an endpoint; its pending deliveries fail with \"endpoint deleted\"", OK: 200, Result: "Deleted", Errors: []int{404}, Handler: s.deleteWebhook},
+		{Method: "POST", Path: "/webhooks/{id}/test", Scope: domain.ScopeWebhooks, OperationID: "testWebhook", Summary: "Send a webhook.test event to the endpoint (409 while disabled)", OK: 202, Result: "WebhookTest", Errors: []int{404, 409}, Handler: s.testWebhook},
+		{Method: "POST", Path: "/webhooks/{id}/rotate-secret", Scope: domain.ScopeWebhooks, OperationID: "rotateWebhookSecret", Summary: "Make a new signing secret, shown only here; the previous one also signs for 24 h", OK: 200, Result: "WebhookSecret", Errors: []int{404}, Handler: s.rotateWebhookSecret},
+		{Method: "GET", Path: "/webhooks/{id}/deliveries", Scope: domain.ScopeWebhooks, OperationID: "listWebhookDeliveries", Summary: "Delivery attempts to the endpoint, one row per attempt", Query: listQuery, OK: 200, Result: "DeliveryList", Errors: []int{400, 404}, Handler: s.listWebhookDeliveries},
+
+		// Events.
+		{Method: "GET", Path: "/events", Scope: domain.ScopeWebhooks, OperationID: "listEvents", Summary: "The account's events of the last 30 days, newest first, exactly as delivered", Query: eventQuery, OK: 200, Result: "EventList", Errors: []int{400}, Handler: s.listEvents},
+		{Method: "GET", Path: "/events/{id}", Scope: domain.ScopeWebhooks, OperationID: "getEvent", Summary: "One event, exactly as delivered", OK: 200, Result: "Event", Errors: []int{404}, Handler: s.getEvent},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/fxd-labs/fxd/httpd/ratelimit"
 	"github.com/fxd-labs/fxd/httpd/replay"
 	"github.com/fxd-labs/fxd/pay"
+	"github.com/fxd-labs/fxd/webhook"
 	"github.com/valyala/fasthttp"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	// Pay is the payments desk; nil answers the payment routes 503 (unit
 	// tests).
 	Pay *pay.Desk
+	// Webhooks is the webhook desk; nil answers the webhook routes 503
+	// (unit tests).
+	Webhooks *webhook.Desk
 }
 
 // Server is the public API.
@@ -98,6 +102,11 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		s.rates = &rates{engine: e, chain: cfg.Chain}
 	}
 	s.table = s.routes()
+	for _, rt := range s.table {
+		if rt.Handler == nil {
+			panic("httpd: route " + rt.Method + " " + rt.Path + " has no handler")
+		}
+	}
 	s.router = newRouter(s.table)
 	doc, err := buildOpenAPI(s.table, cfg.BasePath, cfg.ServerURL)
 	if err != nil {
@@ -191,12 +200,5 @@ func (s *Server) serve(ctx *fasthttp.RequestCtx) {
 	s.run(&rc)
 }
 
-// run calls the handler, or answers 503 for a route that is in the
-// contract but not built yet.
-func (s *Server) run(rc *reqCtx) {
-	if rc.route.Handler == nil {
-		writeError(rc.ctx, errNotBuilt)
-		return
-	}
-	rc.route.Handler(rc)
-}
+// run calls the route's handler.
+func (s *Server) run(rc *reqCtx) { rc.route.Handler(rc) }

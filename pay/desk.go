@@ -120,7 +120,7 @@ func New(cfg Config) *Desk {
 func (d *Desk) SetPublicBase(url string) { d.cfg.PublicBase = url }
 
 // Hook is the engine's hook for transfers and payment links
-// (SetHook(KindTransfer, …), SetHook(KindLink, …)): every durable row
+// (AddHook(KindTransfer, …), AddHook(KindLink, …)): every durable row
 // reaches the chain side. It must not block.
 func (d *Desk) Hook() func(id string, events []domain.Event) {
 	return func(_ string, events []domain.Event) {

@@ -43,7 +43,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	if d.links.Len() >= MaxLiveLinks { // a passing condition: answered, never stored
 		return domain.Refuse(domain.ErrUnavailable("%d payment links are live; retry later", MaxLiveLinks)), nil
 	}
-	id, out, err := d.reserve(ctx, acct, domain.KindLink, idem)
+	id, out, err := d.e.Reserve(ctx, acct, domain.KindLink, idem)
 	if id == "" || err != nil {
 		return out, err
 	}

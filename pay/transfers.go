@@ -2,7 +2,6 @@ package pay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/big"
 	"time"
@@ -73,7 +72,7 @@ func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequ
 	if d.transfers.Len() >= MaxLiveTransfers { // a passing condition: answered, never stored
 		return domain.Refuse(domain.ErrUnavailable("%d transfers are live; retry later", MaxLiveTransfers)), nil
 	}
-	id, out, err := d.reserve(ctx, acct, domain.KindTransfer, idem)
+	id, out, err := d.e.Reserve(ctx, acct, domain.KindTransfer, idem)
 	if id == "" || err != nil {
 		return out, err
 	}
@@ -83,29 +82,6 @@ func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequ
 	}
 	cmd.ID = id
 	return d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
-}
-
-// reserve draws the id of a new record of kind k: under the request's key
-// through the account (ReserveID), else fresh. An empty id means the
-// account answered out (422 key reused, 409 in flight, 404).
-func (d *Desk) reserve(ctx context.Context, acct string, k domain.Kind, idem *domain.IdemRequest) (string, domain.Outcome, error) {
-	if idem == nil {
-		if _, err := d.e.AccountInfo(ctx, acct); err != nil {
-			return "", domain.Outcome{}, err
-		}
-		return d.e.NewID(k.Prefix(), acct), domain.Outcome{}, nil
-	}
-	key := *idem
-	key.Scope += domain.ReserveSuffix
-	out, err := d.e.Exec(ctx, acct, domain.Request{Cmd: domain.ReserveID{Prefix: k.Prefix()}, Idem: &key})
-	if err != nil || out.Reply.Status != 200 {
-		return "", out, err
-	}
-	var r domain.ReservedID
-	if err := json.Unmarshal(out.Reply.Body, &r); err != nil || r.ID == "" {
-		panic("pay: reserved id answer unreadable: " + string(out.Reply.Body))
-	}
-	return r.ID, out, nil
 }
 
 // createCommand checks the request against the account: a refusal is set

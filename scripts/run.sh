@@ -9,7 +9,8 @@ chmod 700 "$DATA"
 
 # admin.addr is written once the service has recovered and serves.
 rm -f "$DATA/admin.addr"
-"$BIN" serve --data-dir "$DATA" &
+"$BIN" webhook-key create --out "$DATA/webhook.key" > /dev/null
+"$BIN" serve --data-dir "$DATA" --webhook-master-key-file "$DATA/webhook.key" &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null' INT TERM EXIT
 

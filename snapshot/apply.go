@@ -71,8 +71,13 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		return b.Set(challengeKey(acct, e.Challenge.Nonce), domain.MarshalChallenge(nil, e.Challenge), nil)
 	case domain.EvChallengeDeleted:
 		return b.Delete(challengeKey(acct, e.ID), nil)
-	case domain.EvOrderPut, domain.EvTransferPut, domain.EvLinkPut:
+	case domain.EvOrderPut, domain.EvTransferPut, domain.EvLinkPut, domain.EvEndpointPut:
 		return writeEntityRow(b, e.Row())
+	case domain.EvWebhookEventPut:
+		if err := writeEntityRow(b, e.WebhookEvent); err != nil {
+			return err
+		}
+		return writeDeliveries(b, e.WebhookEvent)
 	case domain.EvClaimPut:
 		return b.Set(claimKey(acct, e.Claim.LogIndex), domain.MarshalClaim(nil, e.Claim), nil)
 	case domain.EvMetaPut:

@@ -21,20 +21,20 @@ import (
 //	                        creation, so a prefix al/<account>/ord_ lists
 //	                        the account's orders oldest first)
 //	lv/<id>                 records not in an end state, resumed at start
-//	ev/<event id>           the record whose row fired a webhook event
+//	pd/<endpoint>/<dlv id>  a webhook delivery still pending (value: its
+//	                        event id), oldest first per endpoint
+//	dl/<endpoint>/<dlv id>  every delivery to an endpoint (value: its event)
 //	rk/<lookup key>         the record a key names (a link's receive address)
 //	g/<account>/<id body>   the account's ledger, the entry in the value;
 //	                        keyed by the id without its kind prefix, so
 //	                        entries of every kind sort by creation together
-var (
-	livePrefix   = []byte("lv/")
-	eventsPrefix = []byte("ev/")
-)
+var livePrefix = []byte("lv/")
 
 func rowKey(id string) []byte               { return []byte("r/" + id) }
 func accountListKey(acct, id string) []byte { return []byte("al/" + acct + "/" + id) }
 func liveKey(id string) []byte              { return []byte("lv/" + id) }
-func eventKey(id string) []byte             { return []byte("ev/" + id) }
+func pendingKey(ep, dlv string) []byte      { return []byte("pd/" + ep + "/" + dlv) }
+func deliveryKey(ep, dlv string) []byte     { return []byte("dl/" + ep + "/" + dlv) }
 func lookupKey(k string) []byte             { return []byte("rk/" + k) }
 func ledgerKey(acct, id string) []byte      { return []byte("g/" + acct + "/" + ledgerSortKey(id)) }
 func ledgerPrefix(acct string) []byte       { return []byte("g/" + acct + "/") }
@@ -59,11 +59,6 @@ func writeEntityRow(b *pebble.Batch, r domain.Row) error {
 	}
 	for _, k := range r.LookupKeys() {
 		if err := b.Set(lookupKey(k), []byte(id), nil); err != nil {
-			return err
-		}
-	}
-	if ev := r.RowEventID(); ev != "" {
-		if err := b.Set(eventKey(ev), []byte(id), nil); err != nil {
 			return err
 		}
 	}
@@ -209,37 +204,4 @@ func (s *Store) RowByKey(key string) (domain.Row, error) {
 		return nil, err
 	}
 	return s.Row(string(v))
-}
-
-// EventRow returns the row that fired event id, or nil.
-func (s *Store) EventRow(id string) (domain.Row, error) {
-	v, err := s.get(eventKey(id))
-	if err != nil || v == nil {
-		return nil, err
-	}
-	return s.Row(string(v))
-}
-
-// Events calls fn for every recorded event (id order, so oldest first),
-// at most max: the events waiting for webhook delivery.
-func (s *Store) Events(max int, fn func(eventID string, r domain.Row) error) error {
-	n := 0
-	err := s.scan(eventsPrefix, func(k, v []byte) error {
-		if n == max {
-			return errStop
-		}
-		n++
-		r, err := s.Row(string(v))
-		if err != nil {
-			return err
-		}
-		if r == nil {
-			return fmt.Errorf("snapshot: event %q names %q, which has no row", k, v)
-		}
-		return fn(string(k[len(eventsPrefix):]), r)
-	})
-	if errors.Is(err, errStop) {
-		return nil
-	}
-	return err
 }

@@ -50,13 +50,6 @@ func TestOrderRowsAndIndexes(t *testing.T) {
 	require.NoError(t, s.LiveRows(domain.KindOrder, 1, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a"}, live, "bounded")
 
-	var events []string
-	require.NoError(t, s.Events(10, func(id string, r domain.Row) error { events = append(events, id+"="+r.RowID()); return nil }))
-	require.Equal(t, []string{"evt_1=ord_b"}, events)
-	r, err := s.EventRow("evt_1")
-	require.NoError(t, err)
-	require.Equal(t, "ord_b", r.RowID())
-
 	ent, ok, err := s.Load(domain.KindOrder, "ord_a", t0)
 	require.NoError(t, err)
 	require.True(t, ok)

@@ -26,6 +26,7 @@ commands:
   wal verify|dump --data-dir D        check or print the log
   snapshot create|list --data-dir D   back up the snapshot store
   chain deploy --rpc-url U --deployer-key-file F --out contracts.json
+  webhook-key create --out FILE       make a webhook master key file (0600)
 `
 
 func main() {
@@ -48,6 +49,8 @@ func main() {
 		err = runSnapshot(args)
 	case "chain":
 		err = runChain(args)
+	case "webhook-key":
+		err = runWebhookKey(args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

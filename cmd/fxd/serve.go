@@ -41,6 +41,7 @@ type serveFlags struct {
 	makerFault                        string
 	orderDeadline, settleTimeout      time.Duration
 	publicURL                         string
+	webhooks                          webhookFlags
 }
 
 func runServe(args []string) error {
@@ -60,6 +61,7 @@ func runServe(args []string) error {
 	fs.StringVar(&f.makerFault, "maker-fault", "none", "market makers' fault: none, or skip-settle (never settle, so escrows are refunded)")
 	fs.DurationVar(&f.orderDeadline, "order-deadline", fx.DefaultOrderDeadline, "FX order deadline after accept")
 	fs.DurationVar(&f.settleTimeout, "rfq-settle-timeout", fx.DefaultSettleTimeout, "RFQ maker settlement window (whole seconds); then the escrow is refunded")
+	addWebhookFlags(fs, &f.webhooks)
 	fs.StringVar(&f.publicURL, "public-url", "", "public base URL of the API as callers reach it (payment link urls); default http://<listen><base path>")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -103,6 +105,12 @@ func runServe(args []string) error {
 		engine.Close()
 		return err
 	}
+	hooks, err := openWebhooks(f.webhooks, f.env, engine, logger)
+	if err != nil {
+		stopMakers()
+		engine.Close()
+		return err
+	}
 	defer stopMakers()
 	token, err := adminToken(f.dataDir)
 	if err != nil {
@@ -121,7 +129,7 @@ func runServe(args []string) error {
 	}
 	payDesk.SetPublicBase(f.publicURL)
 	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk, Pay: payDesk}, engine)
+		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk, Pay: payDesk, Webhooks: hooks}, engine)
 	if err != nil {
 		return err
 	}
@@ -137,6 +145,12 @@ func runServe(args []string) error {
 	if err := engine.BindChain(ch.Genesis.Hex()); err != nil {
 		return err
 	}
+	// Endpoints and pending deliveries first: the chain desks' resumed
+	// records may fire events at once.
+	if err := hooks.Start(ctx); err != nil {
+		return err
+	}
+	defer hooks.Stop()
 	defer desk.Stop()
 	defer payDesk.Stop()
 	watchErr, stopWatch, err := startWatcher(engine, ch, logger, func(w *watch.Watcher) error {

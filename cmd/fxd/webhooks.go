@@ -1,0 +1,130 @@
+package main
+
+import (
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/webhook"
+	"github.com/fxd-labs/fxd/webhook/screen"
+	"github.com/fxd-labs/fxd/webhook/secret"
+)
+
+// masterKeyEnv holds the webhook master key as base64 text (CONTRACT.md);
+// it is not a flag: a key does not belong on a command line.
+const masterKeyEnv = "SVC_WEBHOOK_MASTER_KEY"
+
+// webhookFlags are fxd serve's webhook flags.
+type webhookFlags struct {
+	allowLoopback bool
+	caFile        string
+	schedule      string
+	masterKeyFile string
+}
+
+func addWebhookFlags(fs *flag.FlagSet, f *webhookFlags) {
+	fs.BoolVar(&f.allowLoopback, "webhook-allow-loopback", false, "test env: admit loopback webhook receivers (refused with --env live)")
+	fs.StringVar(&f.caFile, "webhook-ca", "", "PEM file of CA certificates added to the system roots for webhook receivers")
+	fs.StringVar(&f.schedule, "webhook-retry-schedule", "", "comma-separated waits after each failed delivery attempt (default 10s,1m,5m,30m,2h,6h,12h,24h)")
+	fs.StringVar(&f.masterKeyFile, "webhook-master-key-file", "", "0600 file with the base64 webhook master key (or env "+masterKeyEnv+")")
+}
+
+// openWebhooks builds the webhook desk and adds its hooks to e (before
+// Recover). A missing master key is not fatal: POST /webhooks then answers
+// 503 webhook_encryption_unavailable. A bad one is.
+func openWebhooks(f webhookFlags, env string, e *actors.Engine, logger *slog.Logger) (*webhook.Desk, error) {
+	if f.allowLoopback && env == "live" {
+		return nil, errors.New("serve: --webhook-allow-loopback is for tests and is refused with --env live")
+	}
+	sealer, err := secret.LoadMasterKey(os.Getenv(masterKeyEnv), f.masterKeyFile)
+	switch {
+	case errors.Is(err, secret.ErrNoMasterKey):
+		logger.Warn("no webhook master key: POST /webhooks answers 503 webhook_encryption_unavailable")
+	case err != nil:
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	roots, err := webhookRoots(f.caFile)
+	if err != nil {
+		return nil, err
+	}
+	schedule, err := parseSchedule(f.schedule)
+	if err != nil {
+		return nil, err
+	}
+	d := webhook.New(webhook.Config{Engine: e, Sealer: sealer, Policy: screen.Policy{AllowLoopback: f.allowLoopback},
+		RootCAs: roots, Schedule: schedule, Logger: logger})
+	d.AddHooks(e)
+	return d, nil
+}
+
+// webhookRoots is the system's roots plus the CAs of --webhook-ca.
+func webhookRoots(caFile string) (*x509.CertPool, error) {
+	roots, err := x509.SystemCertPool()
+	if err != nil {
+		roots = x509.NewCertPool()
+	}
+	if caFile == "" {
+		return roots, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("serve: --webhook-ca: %w", err)
+	}
+	if !roots.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("serve: --webhook-ca %s holds no PEM certificate", caFile)
+	}
+	return roots, nil
+}
+
+// parseSchedule reads --webhook-retry-schedule; "" is the default.
+func parseSchedule(s string) ([]time.Duration, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) >= domain.MaxAttemptsPerDelivery {
+		return nil, fmt.Errorf("serve: --webhook-retry-schedule has %d waits, at most %d", len(parts), domain.MaxAttemptsPerDelivery-1)
+	}
+	out := make([]time.Duration, len(parts))
+	for i, p := range parts {
+		d, err := time.ParseDuration(strings.TrimSpace(p))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("serve: --webhook-retry-schedule: %q is not a positive duration", p)
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// runWebhookKey is `fxd webhook-key create --out FILE`: a new master key
+// file (0600), left as it is when it exists (make run calls it each time).
+func runWebhookKey(args []string) error {
+	if len(args) < 1 || args[0] != "create" {
+		return errors.New("usage: fxd webhook-key create --out FILE")
+	}
+	flags := newFlags("webhook-key create")
+	out := flags.String("out", "", "the key file to create (0600)")
+	if _, err := parse(flags, args[1:]); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("webhook-key create: --out is required")
+	}
+	err := secret.GenerateMasterKeyFile(*out)
+	created := err == nil
+	if errors.Is(err, fs.ErrExist) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("webhook-key create: %w", err)
+	}
+	return printJSON(map[string]any{"file": *out, "created": created})
+}

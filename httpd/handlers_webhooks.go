@@ -1,0 +1,131 @@
+package httpd
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/webhook"
+)
+
+// errNoWebhooks answers the webhook routes of a server built without the
+// webhook desk (unit tests only; fxd serve always has one).
+var errNoWebhooks = domain.ErrUnavailable("webhooks are not configured on this server")
+
+// hookWrite is the shape of the webhook writes (see entityWrite).
+func (s *Server) hookWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
+	if s.cfg.Webhooks == nil {
+		writeError(rc.ctx, errNoWebhooks)
+		return
+	}
+	entityWrite(rc, req, optional, run)
+}
+
+// hookRead runs a webhook read with the request's deadline; ErrNoEntity is
+// 404 (what names the record).
+func (s *Server) hookRead(rc *reqCtx, what string, read func(context.Context) (any, error)) {
+	if s.cfg.Webhooks == nil {
+		writeError(rc.ctx, errNoWebhooks)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	v, err := read(ctx)
+	switch {
+	case errors.Is(err, actors.ErrNoEntity):
+		writeError(rc.ctx, domain.ErrNotFound(what))
+	case err != nil:
+		rc.engineError(err)
+	default:
+		if raw, ok := v.([]byte); ok { // an event: its bytes, as delivered
+			writeReply(rc.ctx, domain.Reply{Status: 200, Body: raw})
+			return
+		}
+		writeJSON(rc, 200, v)
+	}
+}
+
+func (s *Server) createWebhook(rc *reqCtx) {
+	var req webhook.EndpointRequest
+	s.hookWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.CreateEndpoint(ctx, rc.key.Account, req, idem)
+	})
+}
+
+func (s *Server) updateWebhook(rc *reqCtx) {
+	var req webhook.EndpointUpdate
+	s.hookWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.UpdateEndpoint(ctx, rc.key.Account, rc.params.get("id"), req, idem)
+	})
+}
+
+func (s *Server) deleteWebhook(rc *reqCtx) {
+	var req struct{}
+	s.hookWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.DeleteEndpoint(ctx, rc.key.Account, rc.params.get("id"), idem)
+	})
+}
+
+func (s *Server) testWebhook(rc *reqCtx) {
+	var req struct{}
+	s.hookWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.TestEndpoint(ctx, rc.key.Account, rc.params.get("id"), idem)
+	})
+}
+
+func (s *Server) rotateWebhookSecret(rc *reqCtx) {
+	var req struct{}
+	s.hookWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.RotateSecret(ctx, rc.key.Account, rc.params.get("id"), idem)
+	})
+}
+
+func (s *Server) getWebhook(rc *reqCtx) {
+	s.hookRead(rc, "webhook endpoint", func(ctx context.Context) (any, error) {
+		ep, err := s.cfg.Webhooks.Endpoint(ctx, rc.key.Account, rc.params.get("id"))
+		if err != nil {
+			return nil, err
+		}
+		return domain.ViewEndpoint(ep), nil
+	})
+}
+
+// pagedRead is hookRead for a list: the page is checked first (400).
+func (s *Server) pagedRead(rc *reqCtx, what string, read func(context.Context, domain.Page) (any, error)) {
+	page, derr := rc.page()
+	if derr != nil {
+		writeError(rc.ctx, derr)
+		return
+	}
+	s.hookRead(rc, what, func(ctx context.Context) (any, error) { return read(ctx, page) })
+}
+
+func (s *Server) listWebhooks(rc *reqCtx) {
+	s.pagedRead(rc, "webhook endpoint", func(ctx context.Context, p domain.Page) (any, error) {
+		return s.cfg.Webhooks.ListEndpoints(ctx, rc.key.Account, p)
+	})
+}
+
+func (s *Server) listWebhookDeliveries(rc *reqCtx) {
+	s.pagedRead(rc, "webhook endpoint", func(ctx context.Context, p domain.Page) (any, error) {
+		return s.cfg.Webhooks.ListDeliveries(ctx, rc.key.Account, rc.params.get("id"), p)
+	})
+}
+
+func (s *Server) listEvents(rc *reqCtx) {
+	typ := string(rc.ctx.QueryArgs().Peek("type"))
+	if typ != "" && !domain.KnownEventType(typ) {
+		writeError(rc.ctx, domain.ErrInvalid("unknown event type %q", typ))
+		return
+	}
+	s.pagedRead(rc, "event", func(ctx context.Context, p domain.Page) (any, error) {
+		return s.cfg.Webhooks.ListEvents(ctx, rc.key.Account, typ, p)
+	})
+}
+
+func (s *Server) getEvent(rc *reqCtx) {
+	s.hookRead(rc, "event", func(ctx context.Context) (any, error) {
+		return s.cfg.Webhooks.Event(ctx, rc.key.Account, rc.params.get("id"))
+	})
+}

@@ -1,0 +1,238 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/jobs"
+	"github.com/fxd-labs/fxd/snapshot"
+)
+
+// pending is one delivery a sender holds in memory.
+type pending struct {
+	ev     *domain.WebhookEvent // the row it was read from: id and body
+	dlv    string
+	nextAt time.Time
+}
+
+// sender delivers to one endpoint: its own job driver (at most MaxInFlight
+// attempts, at most Backlog deliveries in memory) and its own HTTP client,
+// so a slow or dead endpoint holds only its own slots and connections.
+type sender struct {
+	d  *Desk
+	id string
+	// ep is the endpoint's row; nil once deleted (its deliveries are then
+	// abandoned).
+	ep      atomic.Pointer[domain.Endpoint]
+	client  atomic.Pointer[http.Client] // rebuilt when the URL changes
+	drv     *jobs.Driver[struct{}, pending]
+	spilled atomic.Bool // the store holds pending deliveries memory does not
+	refills atomic.Bool // a refill runs
+	keys    keyCache
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// senderIfAny returns endpoint id's sender if it has one.
+func (d *Desk) senderIfAny(id string) *sender {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.senders[id]
+}
+
+// sender returns endpoint id's sender, made on first use (a deleted
+// endpoint's too: it abandons the deliveries still pending).
+func (d *Desk) sender(id string) *sender {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s := d.senders[id]; s != nil {
+		return s
+	}
+	s := &sender{d: d, id: id, stop: make(chan struct{}), done: make(chan struct{})}
+	if ep := d.endpoints[id]; ep != nil {
+		s.ep.Store(ep)
+		s.client.Store(d.newClient(ep.URL))
+	}
+	s.drv = jobs.New(jobs.Config[struct{}, pending]{
+		Name: "webhook " + id, MaxLive: Backlog, MaxJobs: MaxInFlight, KickQueue: Backlog,
+		Tick: tickFor(d.cfg.Schedule), RetryAfter: time.Second, JobTimeout: writeTimeout + AttemptTimeout,
+		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Next: s.next,
+	})
+	d.senders[id] = s
+	go func() { defer close(s.done); s.drv.Run(s.stop) }()
+	return s
+}
+
+// tickFor is how often a sender looks for retries that fell due: a
+// fraction of the shortest wait, within 10 ms and 1 s.
+func tickFor(schedule []time.Duration) time.Duration {
+	tick := time.Second
+	for _, w := range schedule {
+		tick = min(tick, w/4)
+	}
+	return max(tick, 10*time.Millisecond)
+}
+
+// next is the driver's Next: an attempt when the delivery is due and the
+// endpoint enabled; the abandonment once the endpoint is deleted.
+func (s *sender) next(p *pending, now time.Time) jobs.Job[pending] {
+	ep := s.ep.Load()
+	switch {
+	case ep == nil:
+		return s.abandon
+	case ep.State != domain.EndpointEnabled, now.Before(p.nextAt):
+		return nil
+	}
+	return s.attempt
+}
+
+// track holds a pending delivery in memory, or marks the sender spilled
+// when its backlog is full (the store keeps the delivery).
+func (s *sender) track(w *domain.WebhookEvent, dl *domain.Delivery) {
+	err := s.drv.Track(dl.ID, pending{ev: w, dlv: dl.ID, nextAt: dl.NextAt})
+	if errors.Is(err, jobs.ErrFull) {
+		s.spilled.Store(true)
+	}
+}
+
+// forget drops a delivery that is done; a spilled sender whose backlog
+// drained to half reads more back from the store.
+func (s *sender) forget(dlv string) {
+	s.drv.Forget(dlv)
+	if s.spilled.Load() && s.drv.Len() <= Backlog/2 {
+		go s.refill()
+	}
+}
+
+// setEndpoint takes a new row of the endpoint: a new URL gets a new
+// client; an enabled endpoint's deliveries are driven at once.
+func (s *sender) setEndpoint(ep *domain.Endpoint) {
+	if ep.State == domain.EndpointDeleted {
+		s.ep.Store(nil)
+	} else {
+		old := s.ep.Swap(ep)
+		if old == nil || old.URL != ep.URL {
+			if c := s.client.Swap(s.d.newClient(ep.URL)); c != nil {
+				c.CloseIdleConnections()
+			}
+		}
+		if ep.State != domain.EndpointEnabled {
+			return
+		}
+	}
+	s.drv.DriveAll(s.d.cfg.Clock())
+}
+
+// refill reads pending deliveries back from the store, oldest first, until
+// the backlog is full again. One runs at a time.
+func (s *sender) refill() {
+	if !s.refills.CompareAndSwap(false, true) {
+		return
+	}
+	defer s.refills.Store(false)
+	s.spilled.Store(false) // a Track that finds the backlog full sets it again
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	room := Backlog - s.drv.Len()
+	err := s.d.e.PendingDeliveries(ctx, s.id, "", Backlog+room, func(ref snapshot.DeliveryRef) error {
+		if _, ok := s.drv.Get(ref.Delivery); ok {
+			return nil
+		}
+		if s.drv.Len() >= Backlog {
+			s.spilled.Store(true)
+			return errStopScan
+		}
+		return s.d.trackStored(ctx, ref)
+	})
+	if err != nil && !errors.Is(err, errStopScan) {
+		s.spilled.Store(true)
+		s.d.cfg.Logger.Error("webhook backlog refill failed", "endpoint", s.id, "err", err.Error())
+	}
+}
+
+var errStopScan = errors.New("webhook: stop scan")
+
+// close stops the sender's loop and drops its idle connections.
+func (s *sender) close() {
+	close(s.stop)
+	<-s.done
+	s.drv.Wait()
+	if c := s.client.Load(); c != nil {
+		c.CloseIdleConnections()
+	}
+}
+
+// spilledSenders are the senders whose store holds more than memory.
+func (d *Desk) spilledSenders() []*sender {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*sender
+	for _, s := range d.senders {
+		if s.spilled.Load() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// resume tracks the pending deliveries the store holds for endpoint ep
+// ("": every endpoint), as many per endpoint as its backlog takes; the
+// rest mark their sender spilled. It returns how many it tracked.
+func (d *Desk) resume(ctx context.Context, ep string) (int, error) {
+	n := 0
+	err := d.e.PendingDeliveries(ctx, ep, "", 1<<62, func(ref snapshot.DeliveryRef) error {
+		s := d.sender(ref.Endpoint)
+		if s.drv.Len() >= Backlog {
+			s.spilled.Store(true)
+			return nil
+		}
+		n++
+		return d.trackStored(ctx, ref)
+	})
+	return n, err
+}
+
+// trackStored reads a pending delivery's event and tracks it.
+func (d *Desk) trackStored(ctx context.Context, ref snapshot.DeliveryRef) error {
+	r, err := d.e.Row(ctx, domain.KindEvent, ref.Event, "")
+	if err != nil {
+		return err
+	}
+	w := r.(*domain.WebhookEvent)
+	if dl := w.Delivery(ref.Delivery); dl != nil && dl.State == domain.DeliveryPending {
+		d.sender(dl.Endpoint).track(w, dl)
+	}
+	return nil
+}
+
+// keyCache holds the opened signing keys of an endpoint's sealed secrets,
+// so an attempt does not open them again; at most two (a rotation).
+type keyCache struct {
+	mu   sync.Mutex
+	keys map[string][]byte // sealed → key
+}
+
+func (c *keyCache) get(sealed []byte, open func([]byte) ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k, ok := c.keys[string(sealed)]; ok {
+		return k, nil
+	}
+	k, err := open(sealed)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.keys) >= 2 {
+		clear(c.keys)
+	}
+	if c.keys == nil {
+		c.keys = map[string][]byte{}
+	}
+	c.keys[string(sealed)] = k
+	return k, nil
+}
