@@ -80,14 +80,14 @@ func installJS() (string, error) {
 		return "", fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
 	}
 	if !jsInstalled(dir) {
-		return "", fmt.Errorf("npm ci in %s did not install ethers and anvil", dir)
+		return "", fmt.Errorf("npm ci in %s did not install ethers, anvil and standardwebhooks", dir)
 	}
 	return dir, nil
 }
 
 // jsInstalled reports whether node_modules holds the pinned packages.
 func jsInstalled(dir string) bool {
-	for _, p := range []string{"ethers/package.json", "@foundry-rs/anvil-linux-amd64/package.json"} {
+	for _, p := range []string{"ethers/package.json", "@foundry-rs/anvil-linux-amd64/package.json", "standardwebhooks/package.json"} {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", p)); err != nil {
 			return false
 		}

@@ -3,7 +3,6 @@ package webhook
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -133,32 +132,10 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// newClient is an endpoint's HTTP client: every new connection screens the
-// URL again and connects only to the addresses screened (no second
-// resolution); TLS is always verified (RootCAs adds --webhook-ca); no
-// proxy, no redirects, AttemptTimeout for the whole exchange.
+// newClient is an endpoint's HTTP client (screen.Client): screened at
+// every new connection, TLS verified (RootCAs adds --webhook-ca), no
+// redirects, AttemptTimeout for the whole exchange, MaxInFlight
+// connections kept for reuse.
 func (d *Desk) newClient(rawURL string) *http.Client {
-	p, r := d.cfg.Policy, d.cfg.Resolver
-	tr := &http.Transport{
-		Proxy: nil,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			t, err := screen.Screen(ctx, rawURL, p, r)
-			if err != nil {
-				return nil, err
-			}
-			return screen.Dialer(p, t)(ctx, network, addr)
-		},
-		TLSClientConfig:       &tls.Config{RootCAs: d.cfg.RootCAs, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:   AttemptTimeout,
-		ResponseHeaderTimeout: AttemptTimeout,
-		MaxIdleConnsPerHost:   MaxInFlight,
-		MaxConnsPerHost:       MaxInFlight,
-		IdleConnTimeout:       90 * time.Second,
-		DisableCompression:    true,
-	}
-	return &http.Client{
-		Transport:     tr,
-		Timeout:       AttemptTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	return screen.Client(rawURL, d.cfg.Policy, d.cfg.Resolver, d.cfg.RootCAs, AttemptTimeout, MaxInFlight)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
@@ -269,6 +270,24 @@ func checkRefusals(t *testing.T, rows []refusal, p Policy) {
 			_, err = dial(context.Background(), "tcp", "ignored:443")
 			require.ErrorAs(t, err, &serr)
 		})
+		// The delivery path: the client screens again at its dial and
+		// sends nothing.
+		if strings.HasPrefix(row.url, "https://") {
+			t.Run("deliver "+row.url[:min(len(row.url), 60)], func(t *testing.T) {
+				c := &http.Client{Transport: transport(row.url, p, names, nil, time.Second, 1, neverDial(t))}
+				req, err := http.NewRequest(http.MethodPost, row.url, strings.NewReader("{}"))
+				if err != nil {
+					return // a URL Go's client cannot even form is never sent either
+				}
+				_, err = c.Do(req)
+				if req.URL.Host == "" {
+					require.Error(t, err) // Go's client refuses it before any dial
+					return
+				}
+				var serr *Error
+				require.ErrorAs(t, err, &serr)
+			})
+		}
 	}
 }
 
