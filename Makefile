@@ -30,7 +30,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=$(FUZZTIME) ./wal/
 	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRecord -fuzztime=$(FUZZTIME) ./domain/
-	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalPaymentRows -fuzztime=$(FUZZTIME) ./domain/
+	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRows -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/

@@ -6,11 +6,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The payment rows' decoders (transfer, payment link, claim, ledger entry)
-// share one fuzz target: the first byte picks the decoder, the rest is
+// The entity rows' decoders (transfer, payment link, claim, ledger entry,
+// webhook endpoint, webhook event) share one fuzz target: the first byte picks the decoder, the rest is
 // its input. Whatever decodes must re-encode to bytes that decode to the
 // same row.
-var paymentCodecs = []struct {
+var rowCodecs = []struct {
 	name      string
 	roundTrip func(b []byte) (ok bool, enc, enc2 []byte, err error)
 }{
@@ -52,6 +52,34 @@ var paymentCodecs = []struct {
 		}
 		return true, enc, MarshalClaim(nil, v2), nil
 	}},
+	{"endpoint", func(b []byte) (bool, []byte, []byte, error) {
+		v, err := UnmarshalEndpoint(b)
+		if err != nil {
+			return false, nil, nil, err
+		}
+		enc := MarshalEndpoint(nil, v)
+		v2, err := UnmarshalEndpoint(enc)
+		if err != nil {
+			return true, enc, nil, err
+		}
+		_ = ViewEndpoint(v)
+		return true, enc, MarshalEndpoint(nil, v2), nil
+	}},
+	{"event", func(b []byte) (bool, []byte, []byte, error) {
+		v, err := UnmarshalWebhookEvent(b)
+		if err != nil {
+			return false, nil, nil, err
+		}
+		enc := MarshalWebhookEvent(nil, v)
+		v2, err := UnmarshalWebhookEvent(enc)
+		if err != nil {
+			return true, enc, nil, err
+		}
+		for i := range v.Deliveries {
+			_ = ViewAttempts(v.ID, &v.Deliveries[i])
+		}
+		return true, enc, MarshalWebhookEvent(nil, v2), nil
+	}},
 	{"ledger", func(b []byte) (bool, []byte, []byte, error) {
 		v, err := UnmarshalLedger(b)
 		if err != nil {
@@ -71,8 +99,8 @@ var paymentCodecs = []struct {
 	}},
 }
 
-// paymentFuzzSeeds are real encodings of each row and truncations of them.
-func paymentFuzzSeeds(t testing.TB) [][]byte {
+// rowFuzzSeeds are real encodings of each row and truncations of them.
+func rowFuzzSeeds(t testing.TB) [][]byte {
 	c := newClock()
 	tr := NewTransferState()
 	rows, _, err := tr.Decide(createTransferCmd("USDC", "EURC"), c.env())
@@ -87,8 +115,15 @@ func paymentFuzzSeeds(t testing.TB) [][]byte {
 	links, _, lerr = ls.Decide(pay(hashFund, 2, "100000000"), c.env())
 	require.Nil(t, lerr)
 	entry := links[0].Ledger()[0]
+	ep := &Endpoint{ID: whID, Account: acctID, URL: hookURL, Events: []string{"*"}, State: EndpointEnabled,
+		Secrets: []SealedSecret{{Sealed: sealedB}, {Sealed: sealedA, RetiresAt: t0}}, Failures: 3, CreatedAt: t0, UpdatedAt: t0}
+	ev := bornEvent(EventTransferConfirmed)
+	ev.FannedOut = true
+	ev.Deliveries = []Delivery{{ID: "dlv_a", Endpoint: whID, State: DeliveryPending, NextAt: t0,
+		Attempts: []Attempt{{N: 1, StatusCode: 500, DurationMs: 12, At: t0}, {N: 2, Error: "timeout", At: t0}}}}
 	encs := [][]byte{MarshalTransfer(nil, rows[0]), MarshalLink(nil, links[0]),
-		MarshalClaim(nil, &Claim{TxHash: hashFund, LogIndex: 2, By: trID, At: t0}), MarshalLedger(nil, &entry)}
+		MarshalClaim(nil, &Claim{TxHash: hashFund, LogIndex: 2, By: trID, At: t0}), MarshalEndpoint(nil, ep),
+		MarshalWebhookEvent(nil, ev), MarshalLedger(nil, &entry)}
 	var out [][]byte
 	for i, enc := range encs {
 		for _, b := range [][]byte{enc, enc[:len(enc)/2], enc[:len(enc)-1]} {
@@ -98,15 +133,15 @@ func paymentFuzzSeeds(t testing.TB) [][]byte {
 	return out
 }
 
-func FuzzUnmarshalPaymentRows(f *testing.F) {
-	for _, b := range paymentFuzzSeeds(f) {
+func FuzzUnmarshalRows(f *testing.F) {
+	for _, b := range rowFuzzSeeds(f) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) == 0 {
 			return
 		}
-		codec := paymentCodecs[int(b[0])%len(paymentCodecs)]
+		codec := rowCodecs[int(b[0])%len(rowCodecs)]
 		ok, enc, enc2, err := codec.roundTrip(b[1:])
 		if !ok {
 			require.ErrorIs(t, err, errCodec, codec.name)
@@ -117,8 +152,8 @@ func FuzzUnmarshalPaymentRows(f *testing.F) {
 	})
 }
 
-// TestWritePaymentFuzzSeeds regenerates or checks
-// testdata/fuzz/FuzzUnmarshalPaymentRows.
-func TestWritePaymentFuzzSeeds(t *testing.T) {
-	checkFuzzSeeds(t, "FuzzUnmarshalPaymentRows", paymentFuzzSeeds(t))
+// TestWriteRowFuzzSeeds regenerates or checks
+// testdata/fuzz/FuzzUnmarshalRows.
+func TestWriteRowFuzzSeeds(t *testing.T) {
+	checkFuzzSeeds(t, "FuzzUnmarshalRows", rowFuzzSeeds(t))
 }
