@@ -19,6 +19,7 @@ import (
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/pay"
 	"github.com/fxd-labs/fxd/snapshot"
+	"github.com/fxd-labs/fxd/webhook"
 )
 
 // maxAdminBody bounds admin request bodies.
@@ -32,6 +33,7 @@ type Admin struct {
 	chain   *connect.Chain // nil: no faucet
 	desk    *fx.Desk       // nil: no FX gauges
 	pay     *pay.Desk      // nil: no payments gauges
+	hooks   *webhook.Desk  // nil: no webhook gauges
 	engine  *actors.Engine
 	token   []byte
 	dataDir string
@@ -258,6 +260,22 @@ func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 		gauge("fxd_pay_live_links", "Payment links open or holding money not yet forwarded.", st.LiveLinks)
 		gauge("fxd_pay_chain_jobs", "Payments chain jobs in flight (relays, receipt checks, scans, forwards).", st.RunningJobs)
 	}
+	if a.hooks != nil {
+		st := a.hooks.Stats()
+		gauge("fxd_webhook_endpoints", "Webhook endpoints not deleted.", st.Endpoints)
+		gauge("fxd_webhook_deliveries_tracked", "Pending webhook deliveries held in memory (per endpoint at most the backlog).", st.Tracked)
+		gauge("fxd_webhook_attempts_in_flight", "Webhook delivery attempts in flight.", st.InFlight)
+		gauge("fxd_webhook_spilled_endpoints", "Endpoints whose pending deliveries outgrew memory and wait in the store.", st.Spilled)
+		gauge("fxd_webhook_fanout_waiting", "Events waiting for their fan-out.", st.FanOutWaiting)
+		metric("counter", "fxd_webhook_attempts_ok_total", "Delivery attempts answered 2xx since start.", st.AttemptsOK)
+		metric("counter", "fxd_webhook_attempts_failed_total", "Delivery attempts failed since start (non-2xx, redirect, transport error).", st.AttemptsFailed)
+	}
+}
+
+// WithWebhooks adds the webhook desk's gauges to /metrics.
+func (a *Admin) WithWebhooks(d *webhook.Desk) *Admin {
+	a.hooks = d
+	return a
 }
 
 // WithPayments adds the payments desk's gauges to /metrics.

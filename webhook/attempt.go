@@ -43,6 +43,11 @@ func (s *sender) attempt(ctx context.Context, p *pending) error {
 		return nil // no longer pending: another path finished it
 	}
 	ok := a.StatusCode >= 200 && a.StatusCode < 300
+	if ok {
+		s.d.attemptsOK.Add(1)
+	} else {
+		s.d.attemptsFailed.Add(1)
+	}
 	if _, err := s.d.e.Exec(ctx, ep.ID, domain.Request{Cmd: domain.RecordOutcome{OK: ok}}); err != nil {
 		return fmt.Errorf("webhook: record outcome on %s: %w", ep.ID, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fxd-labs/fxd/actors"
@@ -86,6 +87,9 @@ type Desk struct {
 	endpoints map[string]*domain.Endpoint
 	byAccount map[string][]string
 	senders   map[string]*sender // endpoints with deliveries in memory
+
+	// attempts counted since start, by outcome (metrics).
+	attemptsOK, attemptsFailed atomic.Int64
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -281,6 +285,7 @@ func (d *Desk) sweepFanOut() error {
 // Stats are the desk's gauges for /metrics.
 type Stats struct {
 	Endpoints, Senders, Tracked, InFlight, Spilled, FanOutWaiting int
+	AttemptsOK, AttemptsFailed                                    int64
 }
 
 // Stats reads the desk's gauges.
@@ -300,5 +305,6 @@ func (d *Desk) Stats() Stats {
 		}
 	}
 	st.FanOutWaiting = d.fanout.Len()
+	st.AttemptsOK, st.AttemptsFailed = d.attemptsOK.Load(), d.attemptsFailed.Load()
 	return st
 }

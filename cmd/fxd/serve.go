@@ -133,7 +133,7 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	admin := &http.Server{Handler: httpd.NewAdmin(engine, ch, desk, token, f.dataDir).WithPayments(payDesk), ReadHeaderTimeout: 10 * time.Second}
+	admin := &http.Server{Handler: httpd.NewAdmin(engine, ch, desk, token, f.dataDir).WithPayments(payDesk).WithWebhooks(hooks), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 2)
 	// Serve before recovery so /health can say 503 while the log replays.
 	go func() { errc <- api.Serve(pubLn) }()
