@@ -265,6 +265,7 @@ func (d *Desk) sweep() {
 		for _, s := range d.spilledSenders() {
 			s.refill()
 		}
+		d.closeDone()
 	}
 }
 

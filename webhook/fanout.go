@@ -26,6 +26,10 @@ func (d *Desk) fanOut(ctx context.Context, wp **domain.WebhookEvent) error {
 	if out.Err != nil {
 		return fmt.Errorf("webhook: fan out %s refused: %s: %s", w.ID, out.Err.Code, out.Err.Message)
 	}
+	// Done: the hook forgot it already if this wrote the fan-out; if the
+	// event was fanned out before (a sweep that read a lagging store), no
+	// record was written and nothing else would.
+	d.fanout.Forget(w.ID)
 	return nil
 }
 

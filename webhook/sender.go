@@ -104,7 +104,7 @@ func (s *sender) track(w *domain.WebhookEvent, dl *domain.Delivery) {
 // drained to half reads more back from the store.
 func (s *sender) forget(dlv string) {
 	s.drv.Forget(dlv)
-	if s.spilled.Load() && s.drv.Len() <= Backlog/2 {
+	if s.spilled.Load() && !s.refills.Load() && s.drv.Len() <= Backlog/2 {
 		go s.refill()
 	}
 }
@@ -178,6 +178,23 @@ func (d *Desk) spilledSenders() []*sender {
 		}
 	}
 	return out
+}
+
+// closeDone closes the senders of deleted endpoints that have abandoned
+// every delivery, so deletions leave no goroutine behind.
+func (d *Desk) closeDone() {
+	d.mu.Lock()
+	var done []*sender
+	for id, s := range d.senders {
+		if s.ep.Load() == nil && s.drv.Len() == 0 && !s.spilled.Load() && !s.refills.Load() {
+			delete(d.senders, id)
+			done = append(done, s)
+		}
+	}
+	d.mu.Unlock()
+	for _, s := range done {
+		s.close()
+	}
 }
 
 // resume tracks the pending deliveries the store holds for endpoint ep
