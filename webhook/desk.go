@@ -33,10 +33,10 @@ import (
 const (
 	// MaxInFlight bounds the attempts in flight to one endpoint (CONTRACT.md).
 	MaxInFlight = 16
-	// Backlog bounds the pending deliveries one endpoint holds in memory;
-	// beyond it they stay in the log and the store and are read back as
-	// the backlog drains.
-	Backlog = 1024
+	// DefaultBacklog bounds the pending deliveries one endpoint holds in
+	// memory (Config.Backlog); beyond it they stay in the log and the
+	// store and are read back as the backlog drains.
+	DefaultBacklog = 1024
 	// MaxFanOut bounds the events waiting for their fan-out in memory;
 	// beyond it they wait in the store's live index for the next sweep.
 	MaxFanOut = 10_000
@@ -70,6 +70,9 @@ type Config struct {
 	RootCAs *x509.CertPool
 	// Schedule is the wait after each failed attempt; nil: DefaultSchedule.
 	Schedule []time.Duration
+	// Backlog is the pending deliveries per endpoint held in memory;
+	// 0: DefaultBacklog.
+	Backlog int
 	Clock    func() time.Time
 	Logger   *slog.Logger
 }
@@ -102,6 +105,9 @@ func New(cfg Config) *Desk {
 	}
 	if len(cfg.Schedule) >= domain.MaxAttemptsPerDelivery {
 		panic(fmt.Sprintf("webhook: a schedule of %d waits (at most %d)", len(cfg.Schedule), domain.MaxAttemptsPerDelivery-1))
+	}
+	if cfg.Backlog <= 0 {
+		cfg.Backlog = DefaultBacklog
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now

@@ -21,7 +21,7 @@ type pending struct {
 }
 
 // sender delivers to one endpoint: its own job driver (at most MaxInFlight
-// attempts, at most Backlog deliveries in memory) and its own HTTP client,
+// attempts, at most Config.Backlog deliveries in memory) and its own HTTP client,
 // so a slow or dead endpoint holds only its own slots and connections.
 type sender struct {
 	d  *Desk
@@ -59,7 +59,7 @@ func (d *Desk) sender(id string) *sender {
 		s.client.Store(d.newClient(ep.URL))
 	}
 	s.drv = jobs.New(jobs.Config[struct{}, pending]{
-		Name: "webhook " + id, MaxLive: Backlog, MaxJobs: MaxInFlight, KickQueue: Backlog,
+		Name: "webhook " + id, MaxLive: d.cfg.Backlog, MaxJobs: MaxInFlight, KickQueue: d.cfg.Backlog,
 		Tick: tickFor(d.cfg.Schedule), RetryAfter: time.Second, JobTimeout: writeTimeout + AttemptTimeout,
 		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Next: s.next,
 	})
@@ -104,7 +104,7 @@ func (s *sender) track(w *domain.WebhookEvent, dl *domain.Delivery) {
 // drained to half reads more back from the store.
 func (s *sender) forget(dlv string) {
 	s.drv.Forget(dlv)
-	if s.spilled.Load() && !s.refills.Load() && s.drv.Len() <= Backlog/2 {
+	if s.spilled.Load() && !s.refills.Load() && s.drv.Len() <= s.d.cfg.Backlog/2 {
 		go s.refill()
 	}
 }
@@ -138,12 +138,13 @@ func (s *sender) refill() {
 	s.spilled.Store(false) // a Track that finds the backlog full sets it again
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	room := Backlog - s.drv.Len()
-	err := s.d.e.PendingDeliveries(ctx, s.id, "", Backlog+room, func(ref snapshot.DeliveryRef) error {
+	backlog := s.d.cfg.Backlog
+	room := backlog - s.drv.Len()
+	err := s.d.e.PendingDeliveries(ctx, s.id, "", backlog+room, func(ref snapshot.DeliveryRef) error {
 		if _, ok := s.drv.Get(ref.Delivery); ok {
 			return nil
 		}
-		if s.drv.Len() >= Backlog {
+		if s.drv.Len() >= backlog {
 			s.spilled.Store(true)
 			return errStopScan
 		}
@@ -204,7 +205,7 @@ func (d *Desk) resume(ctx context.Context, ep string) (int, error) {
 	n := 0
 	err := d.e.PendingDeliveries(ctx, ep, "", 1<<62, func(ref snapshot.DeliveryRef) error {
 		s := d.sender(ref.Endpoint)
-		if s.drv.Len() >= Backlog {
+		if s.drv.Len() >= d.cfg.Backlog {
 			s.spilled.Store(true)
 			return nil
 		}
