@@ -19,6 +19,11 @@ type Driver[K comparable, T any] struct {
 	live    map[string]*entry[K, T] // at most cfg.MaxLive
 	index   map[K]string            // secondary key → id; see Config.MaxLive
 	running int                     // job goroutines in flight; at most cfg.MaxJobs
+	// waiting holds, oldest first, the ids whose job was due when every
+	// slot was taken: a finishing job starts the first of them, so a
+	// backlog moves at the speed of its jobs, not of the tick. At most
+	// maxWaiting; beyond it the tick finds them.
+	waiting []string
 }
 
 // entry is one live record and the driver's state about it.
@@ -26,8 +31,13 @@ type entry[K comparable, T any] struct {
 	rec     T
 	keys    []K       // what rec is indexed by, so exactly those leave the index
 	busy    bool      // a job runs on a copy of rec
+	waiting bool      // its id is in Driver.waiting
 	nextTry time.Time // no ticked or kicked job before then (a job failed)
 }
+
+// maxWaiting bounds Driver.waiting: every live record once, and the ids
+// of records forgotten while they waited, which leave as slots free.
+func (d *Driver[K, T]) maxWaiting() int { return d.cfg.MaxLive + d.cfg.KickQueue }
 
 // New builds a driver; it panics on a config without its bounds or Next.
 func New[K comparable, T any](cfg Config[K, T]) *Driver[K, T] {

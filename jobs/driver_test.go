@@ -355,3 +355,44 @@ func BenchmarkDriveAll(b *testing.B) {
 		d.DriveAll(t0)
 	}
 }
+
+// A record whose job is due while every slot is taken starts when a slot
+// frees, oldest first, without waiting for a tick (the tick is an hour
+// here); one forgotten while it waited does not start.
+func TestWaitingRecordsTakeFreedSlots(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string // Next's calls, in order (they run under the driver's lock)
+	done := map[string]bool{}
+	gate := make(chan struct{})
+	d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+		id := r.keys[0]
+		mu.Lock()
+		defer mu.Unlock()
+		if done[id] {
+			return nil
+		}
+		asked = append(asked, id)
+		return func(context.Context, *row) error {
+			if id < "e" {
+				<-gate // the first four hold every slot
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			done[id] = true
+			return nil
+		}
+	}))
+	ids := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for _, id := range ids {
+		require.NoError(t, d.Track(id, row{keys: []string{id}}))
+	}
+	require.Equal(t, 4, d.Step(t0), "four slots")
+	require.Zero(t, d.Step(t0), "the rest wait for a slot")
+	d.Forget("f")
+	close(gate)
+	d.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, append(ids, "e", "g", "h"), asked, "waiting records start oldest first as slots free; f was forgotten")
+	require.Equal(t, map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true, "g": true, "h": true}, done)
+}

@@ -78,20 +78,52 @@ func (d *Driver[K, T]) Submit(id string, job Job[T]) bool {
 }
 
 // drive starts the job the record id needs at now, if it is not busy, not
-// waiting out a failure, and a slot is free; it reports whether it did.
+// waiting out a failure, and a slot is free; it reports whether it did. A
+// job due while every slot is taken waits for the next slot to free.
 func (d *Driver[K, T]) drive(id string, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	e := d.live[id]
-	if e == nil || e.busy || now.Before(e.nextTry) || d.running >= d.cfg.MaxJobs {
-		return false // a full pool: the next tick or kick tries again
+	if e == nil || e.busy || now.Before(e.nextTry) {
+		return false
 	}
 	job := d.cfg.Next(&e.rec, now)
-	if job == nil {
+	switch {
+	case job == nil:
+		return false
+	case d.running >= d.cfg.MaxJobs:
+		if !e.waiting && len(d.waiting) < d.maxWaiting() {
+			e.waiting = true
+			d.waiting = append(d.waiting, id)
+		}
 		return false
 	}
 	d.start(id, e, job)
 	return true
+}
+
+// startWaiting gives free slots to the records that waited for one, oldest
+// first, at now. Called with d.mu held.
+func (d *Driver[K, T]) startWaiting(now time.Time) {
+	for len(d.waiting) > 0 && d.running < d.cfg.MaxJobs {
+		id := d.waiting[0]
+		d.waiting[0] = ""
+		d.waiting = d.waiting[1:]
+		e := d.live[id]
+		if e == nil || !e.waiting {
+			continue // forgotten while it waited
+		}
+		e.waiting = false
+		if e.busy || now.Before(e.nextTry) {
+			continue
+		}
+		if job := d.cfg.Next(&e.rec, now); job != nil {
+			d.start(id, e, job)
+		}
+	}
+	if len(d.waiting) == 0 {
+		d.waiting = nil // let the drained backing array go
+	}
 }
 
 // start takes a slot and runs job on a copy of e's record. Called with
@@ -118,9 +150,6 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 	now := d.cfg.Clock()
 	d.mu.Lock()
 	d.running--
-	if d.running == 0 {
-		d.idle.Broadcast()
-	}
 	live := d.live[id] == e
 	if live {
 		e.busy = false
@@ -131,6 +160,10 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 		if err != nil {
 			e.nextTry = now.Add(d.cfg.RetryAfter)
 		}
+	}
+	d.startWaiting(now)
+	if d.running == 0 {
+		d.idle.Broadcast()
 	}
 	d.mu.Unlock()
 	switch {

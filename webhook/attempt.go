@@ -34,7 +34,13 @@ func (s *sender) attempt(ctx context.Context, p *pending) error {
 	if err != nil {
 		return err // the server's fault, not the receiver's: nothing recorded
 	}
+	select {
+	case s.posts <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	a := s.post(ctx, ep, p.ev, keys)
+	<-s.posts
 	out, err := s.d.e.Exec(ctx, p.ev.ID, domain.Request{Cmd: domain.RecordAttempt{Delivery: p.dlv, Attempt: a, Schedule: s.d.cfg.Schedule}})
 	if err != nil {
 		return fmt.Errorf("webhook: record attempt of %s: %w", p.dlv, err)

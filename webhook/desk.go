@@ -31,8 +31,12 @@ import (
 
 // Bounds of the desk.
 const (
-	// MaxInFlight bounds the attempts in flight to one endpoint (CONTRACT.md).
+	// MaxInFlight bounds the requests in flight to one endpoint (CONTRACT.md).
 	MaxInFlight = 16
+	// maxJobs bounds an endpoint's jobs: up to MaxInFlight posting, the
+	// rest recording outcomes, so the log's latency does not idle the
+	// endpoint's request slots.
+	maxJobs = 4 * MaxInFlight
 	// DefaultBacklog bounds the pending deliveries one endpoint holds in
 	// memory (Config.Backlog); beyond it they stay in the log and the
 	// store and are read back as the backlog drains.

@@ -34,7 +34,9 @@ type sender struct {
 	spilled atomic.Bool // the store holds pending deliveries memory does not
 	refills atomic.Bool // a refill runs
 	keys    keyCache
-	stop    chan struct{}
+	// posts holds a token per request in flight: at most MaxInFlight.
+	posts chan struct{}
+	stop  chan struct{}
 	done    chan struct{}
 }
 
@@ -53,13 +55,13 @@ func (d *Desk) sender(id string) *sender {
 	if s := d.senders[id]; s != nil {
 		return s
 	}
-	s := &sender{d: d, id: id, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &sender{d: d, id: id, posts: make(chan struct{}, MaxInFlight), stop: make(chan struct{}), done: make(chan struct{})}
 	if ep := d.endpoints[id]; ep != nil {
 		s.ep.Store(ep)
 		s.client.Store(d.newClient(ep.URL))
 	}
 	s.drv = jobs.New(jobs.Config[struct{}, pending]{
-		Name: "webhook " + id, MaxLive: d.cfg.Backlog, MaxJobs: MaxInFlight, KickQueue: d.cfg.Backlog,
+		Name: "webhook " + id, MaxLive: d.cfg.Backlog, MaxJobs: maxJobs, KickQueue: d.cfg.Backlog,
 		Tick: tickFor(d.cfg.Schedule), RetryAfter: time.Second, JobTimeout: writeTimeout + AttemptTimeout,
 		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Next: s.next,
 	})
