@@ -50,6 +50,40 @@
 //     in full (order, cursor, filter). Last the export again, on the heap
 //     the list load grew (informational). -ledger-pprof DIR saves CPU
 //     profiles of a repeated export and list run.
+//   - Webhook delivery (webhooks.go; fxbench -only webhooks runs just
+//     this), after the ledger, on a fresh fxd of its own started with
+//     --webhook-allow-loopback, --webhook-ca (a CA and a 127.0.0.1 leaf
+//     made in Go), --webhook-master-key-file (`fxd webhook-key create`)
+//     and 1 s retry waits (-webhook-retry-schedule; "default" keeps the
+//     server's, whose sender then looks for due work every second, not
+//     every 250 ms). The receiver is HTTPS in this process; it answers
+//     200 and checks every delivery's signature with webhook/sign.Verify
+//     and its body. One account holds a healthy endpoint (the receiver)
+//     and a dead one: 200 tests (-webhook-dead-pending) are made on it
+//     while its port accepts and never answers, then the port closes, so
+//     every attempt is refused and 10 failures disable it; the phase
+//     enables it again every 500 ms, so it retries all along. Only
+//     webhook.test events can be made without the chain, a write each
+//     (120 a minute per key): POST /webhooks/{id}/test to the healthy
+//     endpoint open loop at -webhook-rate (default 2,000/s) for warm-up +
+//     window, through as many keys of the account as that needs (≤ 1,000
+//     keys an account). Each window event is joined to its arrival
+//     (202 → delivery_id → GET /webhooks/{id}/deliveries → event id →
+//     webhook-id at the receiver): deliveries/s (target ≥ 2,000/s) and
+//     the lag from the client reading the 202 (after the commit) to the
+//     receiver's answer (target p99 ≤ 250 ms; the lag from the POST's
+//     send, before the commit, is reported beside it; the true lag lies
+//     between), per second of the window too. Then the receiver holds its
+//     answers (the 16 attempts in flight) while -webhook-drain tests
+//     (default 10,000) are made as fast as the API takes them, and lets
+//     go: the rate at which that backlog arrives is the pipeline's
+//     capacity (target ≥ 2,000/s), with a timeline of arrivals and fxd's
+//     fxd_webhook_* gauges every 250 ms. Server CPU per event and per
+//     delivery from /proc; -webhook-pprof DIR saves CPU profiles of both.
+//     With -only webhooks, the durable write load (POST /contacts, as
+//     above) also runs on this fxd first (-webhook-writes=false skips
+//     it); every run reports durable writes/s against the newest full
+//     report in the results directory (-baseline FILE picks another).
 //   - The FX quote path, last (fxbench -only quotes runs just this, on a
 //     fresh fxd): POST /fx/quotes open loop at a fixed offered rate
 //     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms), then POST

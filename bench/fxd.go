@@ -31,11 +31,12 @@ type FXD struct {
 }
 
 // StartFXD starts `bin serve` on dataDir with loopback ports chosen by the
-// kernel and waits until it prints both listening lines.
-func StartFXD(bin, dataDir, logPath string) (*FXD, error) {
-	p, err := startProc("fxd", bin, []string{"serve", "--data-dir", dataDir,
-		"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--chain-rpc-listen", "127.0.0.1:0"},
-		logPath, []string{"listening", "admin listening"}, 5*time.Minute)
+// kernel, and the extra flags if any, and waits until it prints both
+// listening lines.
+func StartFXD(bin, dataDir, logPath string, extra ...string) (*FXD, error) {
+	args := append([]string{"serve", "--data-dir", dataDir,
+		"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--chain-rpc-listen", "127.0.0.1:0"}, extra...)
+	p, err := startProc("fxd", bin, args, logPath, []string{"listening", "admin listening"}, 5*time.Minute)
 	if err != nil {
 		return nil, err
 	}

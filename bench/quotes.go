@@ -84,9 +84,12 @@ type OpenLoad struct {
 	Request func(i int64, r *OpenReq) bool
 	// OnAnswer, if set, gets every WantStatus answer's body (valid only
 	// during the call), warm-up included.
-	OnAnswer  func(i int64, body []byte)
-	ServerPID int       // for CPU accounting; 0 for none
-	Progress  io.Writer // one line a second; nil for none
+	OnAnswer func(i int64, body []byte)
+	// OnAnswerAt, if set, is OnAnswer with the times the request went out
+	// and its answer was read.
+	OnAnswerAt func(i int64, body []byte, sent, end time.Time)
+	ServerPID  int       // for CPU accounting; 0 for none
+	Progress   io.Writer // one line a second; nil for none
 	// OnWindow, if set, is called as the window opens; the func it
 	// returns as it closes.
 	OnWindow func() func()
@@ -389,6 +392,9 @@ func (o *openRun) work(w *openWorker, hc *fasthttp.HostClient) {
 		}
 		if l.OnAnswer != nil {
 			l.OnAnswer(i, resp.Body())
+		}
+		if l.OnAnswerAt != nil {
+			l.OnAnswerAt(i, resp.Body(), sent, end)
 		}
 		if measured {
 			w.ok++

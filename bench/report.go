@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -33,11 +34,15 @@ type Report struct {
 	ReadRatio   float64     `json:"read_ratio,omitempty"`
 	WriteRatio  float64     `json:"write_ratio,omitempty"`
 
-	Recovery *Recovery    `json:"recovery,omitempty"`
-	Memory   *Memory      `json:"memory,omitempty"`
-	FX       *QuotePhase  `json:"fx_quotes,omitempty"`
-	Ledger   *LedgerPhase `json:"ledger,omitempty"`
-	Profiles []Profile    `json:"profiles,omitempty"`
+	Recovery *Recovery     `json:"recovery,omitempty"`
+	Memory   *Memory       `json:"memory,omitempty"`
+	FX       *QuotePhase   `json:"fx_quotes,omitempty"`
+	Ledger   *LedgerPhase  `json:"ledger,omitempty"`
+	Webhooks *WebhookPhase `json:"webhooks,omitempty"`
+	Profiles []Profile     `json:"profiles,omitempty"`
+	// WritesBaseline is the last saved durable write result this run's
+	// is reported against.
+	WritesBaseline *Baseline `json:"writes_baseline,omitempty"`
 
 	Rows   []Row    `json:"rows"`
 	Errors []string `json:"errors,omitempty"`
@@ -69,6 +74,10 @@ type Settings struct {
 	LedgerRequests int `json:"ledger_requests_per_query,omitempty"`
 	LedgerConns    int `json:"ledger_conns,omitempty"`
 	LedgerWorkers  int `json:"ledger_setup_workers,omitempty"`
+	// The webhook phase (absent: not run).
+	WebhookRate     int `json:"webhook_test_rate_per_s,omitempty"`
+	WebhookDrain    int `json:"webhook_backlog,omitempty"`
+	WebhookDeadPile int `json:"webhook_dead_pending,omitempty"`
 }
 
 // SweepPoint is one connection count tried against the floor.
@@ -250,6 +259,9 @@ func (rep *Report) BuildRows() {
 		rows = append(rows, Row{Name: "fxd writes / floor POSTs", Value: fmt.Sprintf("%.3f", rep.WriteRatio),
 			Detail: cpuRatio(rep.FloorWrites, rep.FXDWrites), Target: "≥ 0.70", Result: ratioResult(rep.WriteRatio, 0.70, rep.FXDWrites)})
 	}
+	if rep.FXDWrites != nil && rep.WritesBaseline != nil {
+		rows = append(rows, writesBaselineRow("fxd POST /contacts vs last saved", rep.FXDWrites, rep.WritesBaseline))
+	}
 	if r := rep.Recovery; r != nil {
 		d := fmt.Sprintf("wal_index %s; SIGTERM shutdown %.0f ms", commas(int64(r.WALIndexBefore)), r.ShutdownMs)
 		if r.Recovered != nil {
@@ -272,6 +284,9 @@ func (rep *Report) BuildRows() {
 	}
 	if l := rep.Ledger; l != nil { // run before the quote phase
 		rows = append(rows, ledgerRows(l)...)
+	}
+	if w := rep.Webhooks; w != nil {
+		rows = append(rows, webhookRows(w, rep.WritesBaseline)...)
 	}
 	if fx := rep.FX; fx != nil {
 		rows = append(rows, openRow(fmt.Sprintf("quote POST /fx/quotes @ %s/s", commas(int64(rep.Settings.QuoteRate))), fx.Quotes, true))
@@ -527,6 +542,15 @@ func (rep *Report) PrintTable(w io.Writer) {
 			"%d measured requests per query (after %d unmeasured), latency from send to the whole answer; export read by one "+
 			"streaming client on loopback\n", commas(int64(l.ExportEntries)), commas(int64(l.ListEntries)), s.LedgerRequests, ledgerListWarmup)
 	}
+	if wh := rep.Webhooks; wh != nil && wh.Tests != nil {
+		fmt.Fprintf(w, "webhook phase: a fresh fxd delivering to an HTTPS receiver in fxbench (every signature checked with webhook/sign.Verify); "+
+			"one account with a healthy endpoint and a dead one (port closed, enabled again every %v); POST /webhooks/{id}/test open loop "+
+			"at %s/s for %.1fs + %.1fs, lag from the client reading the 202 to the receiver's answer; then a backlog made while the receiver "+
+			"held its answers, drained\n", webhookReenableEvery, commas(int64(s.WebhookRate)), wh.Tests.WarmupS, wh.Tests.WindowS)
+		for _, p := range wh.PprofFiles {
+			fmt.Fprintf(w, "webhook phase CPU profile of fxd: %s\n", p)
+		}
+	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -555,4 +579,159 @@ func (rep *Report) Save(dir string) (string, error) {
 		return "", err
 	}
 	return path, os.Rename(tmp, path)
+}
+
+// writesBaselineRow reports durable writes against the last saved
+// results: throughput, judged within webhookWritesTolerance, and CPU per
+// request, the steadier comparison on a shared machine.
+func writesBaselineRow(name string, cur *LoadResult, b *Baseline) Row {
+	row := Row{Name: name, Value: "not run", Target: fmt.Sprintf("≥ %.2f × last saved", webhookWritesTolerance), Result: "INVALID"}
+	if cur == nil || b == nil || b.FXDWrites == nil || b.FXDWrites.Rate <= 0 {
+		return row
+	}
+	old := b.FXDWrites
+	ratio := cur.Rate / old.Rate
+	d := fmt.Sprintf("%s writes/s now vs %s in %s (%s, commit %s; %d conns, %.0fs measured)", commas(int64(cur.Rate+0.5)),
+		commas(int64(old.Rate+0.5)), b.File, b.Date, b.Commit, old.Conns, old.Seconds)
+	if cur.ServerCPUUs > 0 && old.ServerCPUUs > 0 {
+		d += fmt.Sprintf("; server CPU/req %.0f µs now vs %.0f µs (%.3f ×)", cur.ServerCPUUs, old.ServerCPUUs, cur.ServerCPUUs/old.ServerCPUUs)
+	}
+	if cur.OtherCores >= 0 {
+		d += fmt.Sprintf("; other work on the machine %.2f cores now, %.2f then", cur.OtherCores, old.OtherCores)
+	}
+	row.Value, row.Detail = fmt.Sprintf("%.3f ×", ratio), d
+	row.Result = passFail(ratio >= webhookWritesTolerance)
+	if cur.Budget > 0 && !cur.Valid() {
+		row.Result = "INVALID"
+	}
+	return row
+}
+
+// webhookRows describes the webhook phase: the API side of the open loop,
+// the deliveries it made (rate and lag, judged), the backlog drain, and
+// the durable writes on the same fxd against the last saved results.
+func webhookRows(w *WebhookPhase, b *Baseline) []Row {
+	var rows []Row
+	s := w.Setup
+	if s.Keys > 0 {
+		d := fmt.Sprintf("1 account, %d keys (webhooks scope: %d for the open loop, %d for the backlog), endpoints %s (healthy) and %s (dead), "+
+			"retry schedule %s; %d tests left pending on the dead endpoint (%d attempts held, then its port closed)",
+			s.Keys, s.TestKeys, s.DrainKeys, s.Healthy, s.Dead, s.Schedule, s.DeadPile, s.DeadHeld)
+		if s.WritesKeys > 0 {
+			d += fmt.Sprintf("; %d accounts, %d keys for the durable writes", s.WritesAccounts, s.WritesKeys)
+		}
+		rows = append(rows, Row{Name: "webhook setup", Value: fmt.Sprintf("%.1f s", s.Seconds), Detail: d})
+	}
+	if w.Tests != nil {
+		rows = append(rows, openRow(fmt.Sprintf("webhook POST /webhooks/{id}/test @ %s/s (API)", commas(int64(w.Tests.OfferedRate))), w.Tests, false))
+	}
+	dead := "dead endpoint: not measured"
+	deadRetried := false
+	if dd := w.Dead; dd != nil {
+		var errs []string
+		for e, n := range dd.Errors {
+			errs = append(errs, fmt.Sprintf("%s × %s", commas(n), e))
+		}
+		sort.Strings(errs)
+		dead = fmt.Sprintf("dead endpoint: %s attempts in the window, %s during the drain, %s in all (%s), %d succeeded; enabled again %d times "+
+			"(%d errors), %s at the end", commas(dd.AttemptsWindow), commas(dd.AttemptsDrain), commas(dd.Attempts), strings.Join(errs, ", "),
+			dd.Succeeded, dd.Reenables, dd.ReenableErrors, dd.State)
+		deadRetried = dd.AttemptsWindow > 0 || s.DeadPile == 0
+	}
+	if d := w.Delivery; d != nil {
+		valid := d.Valid(w.Tests)
+		detail := []string{fmt.Sprintf("%s of %s window events delivered (missing %d, not in the deliveries list %d) in a %.0fs window",
+			commas(d.Delivered), commas(d.WindowEvents), d.Missing, d.Unjoined, d.WindowS),
+			fmt.Sprintf("receiver saw %s/s during the window", commas(int64(d.ReceiverRate+0.5))),
+			fmt.Sprintf("last arrival %.3fs after the window", d.LastArrivalS),
+			receiverText(d.Receiver)}
+		if d.ServerCPUUs > 0 {
+			detail = append(detail, fmt.Sprintf("server %.0f µs CPU/event, its API request included (%.2f cores)", d.ServerCPUUs, d.ServerCores))
+		}
+		detail = append(detail, fmt.Sprintf("fxbench (load + receiver) %.0f µs CPU/event", d.GeneratorCPUUs))
+		if d.OtherCores >= 0 {
+			detail = append(detail, fmt.Sprintf("other work on the machine %.2f cores", d.OtherCores))
+		}
+		detail = append(detail, fmt.Sprintf("server's attempt duration p50 %.0f / p99 %.0f ms, %d failed attempts", d.Attempt.P50Ms, d.Attempt.P99Ms, d.FailedAttempts))
+		row := Row{Name: fmt.Sprintf("webhook deliveries, healthy endpoint, %s/s offered", commas(int64(d.OfferedRate))),
+			Value: commas(int64(d.Rate+0.5)) + " /s", Detail: strings.Join(detail, "; "),
+			Target: "≥ " + commas(int64(webhookRateTarget)) + " /s", Result: "INVALID"}
+		if valid {
+			row.Result = passFail(d.Rate >= webhookRateTarget)
+		}
+		rows = append(rows, row)
+		lagDetail := []string{latencyText(d.Lag) + ", max " + fmt.Sprintf("%.2f ms", d.Lag.MaxMs) + " (from the client reading the 202)",
+			fmt.Sprintf("from the POST's send: p50 %.2f / p99 %.2f / max %.2f ms", d.LagFromSend.P50Ms, d.LagFromSend.P99Ms, d.LagFromSend.MaxMs),
+			fmt.Sprintf("%d arrived before their 202 was read (lag 0)", d.BeforeReply), dead}
+		if !deadRetried {
+			lagDetail = append(lagDetail, "THE DEAD ENDPOINT DID NOT RETRY DURING THE WINDOW")
+		}
+		lrow := Row{Name: "webhook lag, healthy endpoint, dead one retrying", Value: fmt.Sprintf("p99 %.2f ms", d.Lag.P99Ms),
+			Detail: strings.Join(lagDetail, "; "), Target: fmt.Sprintf("p99 ≤ %g ms", webhookLagP99TargetMs), Result: "INVALID"}
+		if valid && deadRetried {
+			lrow.Result = passFail(d.Lag.P99Ms <= webhookLagP99TargetMs)
+		}
+		rows = append(rows, lrow)
+	}
+	if dr := w.Drain; dr != nil {
+		detail := []string{fmt.Sprintf("%s tests made in %.1fs through the API (%s/s closed loop, %d conns, p99 %.2f ms; %d other answers) while the "+
+			"receiver held its answers for %.1fs", commas(dr.Created), dr.Create.Seconds, commas(int64(dr.Create.Rate+0.5)), dr.Create.Conns,
+			dr.Create.Latency.P99Ms, dr.Create.Unexpected+dr.Create.Errors, dr.HeldS),
+			fmt.Sprintf("%s delivered in %.2fs after it let go, the first after %.1f ms%s", commas(dr.Delivered), dr.DrainS, dr.FirstArrivalMs, drainShape(dr.Timeline)),
+			receiverText(dr.Receiver)}
+		if dr.ServerCPUUs > 0 {
+			detail = append(detail, fmt.Sprintf("server %.0f µs CPU/delivery (%.2f cores)", dr.ServerCPUUs, dr.ServerCores))
+		}
+		detail = append(detail, fmt.Sprintf("fxbench (receiver) %.0f µs CPU/delivery", dr.GeneratorCPUUs))
+		if dr.OtherCores >= 0 {
+			detail = append(detail, fmt.Sprintf("other work on the machine %.2f cores", dr.OtherCores))
+		}
+		if !dr.Complete() {
+			detail = append(detail, fmt.Sprintf("ONLY %s OF %s ARRIVED within %v: the rate is over those", commas(dr.Delivered), commas(dr.Created), webhookDrainWait))
+		}
+		row := Row{Name: "webhook backlog drain (delivery capacity)", Value: commas(int64(dr.Rate+0.5)) + " /s", Detail: strings.Join(detail, "; "),
+			Target: "≥ " + commas(int64(webhookRateTarget)) + " /s", Result: "INVALID"}
+		if dr.Valid() {
+			row.Result = passFail(dr.Complete() && dr.Rate >= webhookRateTarget)
+		}
+		rows = append(rows, row)
+	}
+	if w.Writes != nil {
+		rows = append(rows, loadRow("fxd POST /contacts (fsynced), webhook phase's fxd", w.Writes, "writes/s"))
+		if b != nil {
+			rows = append(rows, writesBaselineRow("fxd POST /contacts vs last saved", w.Writes, b))
+		}
+	}
+	return rows
+}
+
+// receiverText describes what the receiver checked.
+func receiverText(r Receiver) string {
+	t := fmt.Sprintf("receiver: %s requests, %s signatures verified, %d bad signatures, %d bad bodies, %d duplicates",
+		commas(r.Requests), commas(r.Verified), r.BadSignatures, r.BadBodies, r.Duplicates)
+	if r.HeldTooLong > 0 {
+		t += fmt.Sprintf(", %d held past the limit", r.HeldTooLong)
+	}
+	if r.FirstProblem != "" {
+		t += ", first problem: " + r.FirstProblem
+	}
+	return t
+}
+
+// drainShape summarizes a drain's timeline: the most arrivals in one
+// sample interval and how many intervals saw none, which tells a steady
+// drain from one that moves in bursts.
+func drainShape(tl []DrainSample) string {
+	if len(tl) < 3 {
+		return ""
+	}
+	most, idle := int64(0), 0
+	for i := 1; i < len(tl); i++ {
+		d := tl[i].Arrived - tl[i-1].Arrived
+		most = max(most, d)
+		if d == 0 && tl[i].Arrived > 0 {
+			idle++
+		}
+	}
+	return fmt.Sprintf(" (per %v: at most %s arrivals, %d intervals with none)", webhookSampleEvery, commas(most), idle)
 }

@@ -48,9 +48,10 @@ const (
 
 // Phase selections for Config.Only.
 const (
-	OnlyAll    = ""
-	OnlyQuotes = "quotes"
-	OnlyLedger = "ledger"
+	OnlyAll      = ""
+	OnlyQuotes   = "quotes"
+	OnlyLedger   = "ledger"
+	OnlyWebhooks = "webhooks"
 )
 
 // Config configures Run.
@@ -95,8 +96,31 @@ type Config struct {
 	// listener's pprof) over the quote load's window.
 	QuotePprofDir string
 	// Only selects phases: OnlyAll, OnlyQuotes (start fxd, run the FX
-	// quote phase, stop) or OnlyLedger (the ledger phase).
+	// quote phase, stop), OnlyLedger (the ledger phase) or OnlyWebhooks
+	// (the webhook delivery phase).
 	Only string
+
+	// The webhook delivery phase (webhooks.go), on a fresh fxd of its
+	// own: POST /webhooks/{id}/test open loop at WebhookRate per second
+	// for Warmup + Duration (0 skips the phase), then a backlog of
+	// WebhookDrain tests drained (0 skips the drain); WebhookDeadPile
+	// tests wait on the dead endpoint. WebhookWrites adds, with -only
+	// webhooks, the durable write load (POST /contacts) on that fxd.
+	// WebhookPprofDir, if set, receives CPU profiles of fxd over the open
+	// loop's window and the drain.
+	WebhookRate     int
+	WebhookDrain    int
+	WebhookDeadPile int
+	WebhookWrites   bool
+	WebhookPprofDir string
+	// WebhookSchedule is fxd's --webhook-retry-schedule in the phase
+	// ("": 1 s waits; "default": the server's own schedule). The sender
+	// looks for due retries at a fraction of its shortest wait, so it
+	// bears on the lag too.
+	WebhookSchedule string
+	// Baseline is the last saved results' durable writes, which this
+	// run's are reported against (nil: none).
+	Baseline *Baseline
 
 	// The ledger phase (ledger.go), on a data dir of its own: LedgerRows
 	// transfers on the account exported (0 skips the phase),
@@ -122,12 +146,14 @@ func DefaultConfig(quick bool) Config {
 		QuoteRate: 1000, AcceptRate: 100, QuoteInFlight: defaultQuoteInFlight,
 		LedgerRows: defaultLedgerRows, LedgerListRows: defaultLedgerListRows, LedgerRequests: defaultLedgerRequests,
 		LedgerConns: defaultLedgerConns, LedgerWorkers: defaultLedgerWorkers,
+		WebhookRate: defaultWebhookRate, WebhookDrain: defaultWebhookDrain, WebhookDeadPile: defaultWebhookDeadPile, WebhookWrites: true,
 	}
 	if quick {
 		c.Warmup, c.Duration, c.Rounds = 500*time.Millisecond, 2*time.Second, 1
 		c.MicroTime, c.WALDuration, c.MemAccounts = 200*time.Millisecond, time.Second, 100
 		c.QuoteRate, c.AcceptRate = 100, 20
 		c.LedgerRows, c.LedgerListRows, c.LedgerRequests = 100_000, 20_000, 300
+		c.WebhookRate, c.WebhookDrain, c.WebhookDeadPile = 500, 2_000, 50
 	}
 	return c
 }
@@ -148,8 +174,14 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.QuoteInFlight <= 0 {
 		cfg.QuoteInFlight = defaultQuoteInFlight
 	}
-	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes && cfg.Only != OnlyLedger {
-		return nil, fmt.Errorf("bench: unknown -only %q (want %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger)
+	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes && cfg.Only != OnlyLedger && cfg.Only != OnlyWebhooks {
+		return nil, fmt.Errorf("bench: unknown -only %q (want %q, %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger, OnlyWebhooks)
+	}
+	if cfg.Only == OnlyWebhooks && cfg.WebhookRate <= 0 {
+		return nil, errors.New("bench: -only webhooks with a webhook rate of 0")
+	}
+	if cfg.WebhookRate > 0 && (cfg.WebhookDrain < 0 || cfg.WebhookDeadPile < 0) {
+		return nil, fmt.Errorf("bench: -webhook-drain %d, -webhook-dead-pile %d: 0 or more", cfg.WebhookDrain, cfg.WebhookDeadPile)
 	}
 	if cfg.Only == OnlyQuotes && cfg.QuoteRate <= 0 {
 		return nil, errors.New("bench: -only quotes with a quote rate of 0")
@@ -174,8 +206,14 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.Only == OnlyLedger && cfg.LedgerRows <= 0 {
 		return nil, errors.New("bench: -only ledger with -ledger-rows 0")
 	}
-	if cfg.Only == OnlyQuotes {
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyWebhooks {
 		cfg.LedgerRows = 0 // not run: not reported in the settings
+	}
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyLedger {
+		cfg.WebhookRate = 0
+	}
+	if cfg.Only == OnlyLedger || cfg.Only == OnlyWebhooks {
+		cfg.QuoteRate, cfg.AcceptRate = 0, 0
 	}
 	logw := cfg.Log
 	if logw == nil {
@@ -189,6 +227,10 @@ func Run(cfg Config) (*Report, error) {
 			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts,
 			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin, QuoteRate: cfg.QuoteRate, AcceptRate: cfg.AcceptRate,
 			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only},
+		WritesBaseline: cfg.Baseline,
+	}
+	if cfg.WebhookRate > 0 {
+		rep.Settings.WebhookRate, rep.Settings.WebhookDrain, rep.Settings.WebhookDeadPile = cfg.WebhookRate, cfg.WebhookDrain, cfg.WebhookDeadPile
 	}
 	if cfg.LedgerRows > 0 {
 		rep.Settings.LedgerRows, rep.Settings.LedgerListRows, rep.Settings.LedgerRequests = cfg.LedgerRows, cfg.LedgerListRows, cfg.LedgerRequests
@@ -225,6 +267,18 @@ func Run(cfg Config) (*Report, error) {
 				other = max(other, l.Export.OtherCores)
 			}
 			rep.Notes = append(rep.Notes, l.Notes...)
+		}
+		if w := rep.Webhooks; w != nil {
+			if w.Tests != nil {
+				other = max(other, w.Tests.OtherCores)
+			}
+			if w.Drain != nil {
+				other = max(other, w.Drain.OtherCores)
+			}
+			if w.Writes != nil {
+				other = max(other, w.Writes.OtherCores)
+			}
+			rep.Notes = append(rep.Notes, w.Notes...)
 		}
 		if other > 0.25 || busy(rep.Machine.LoadAvgStart, rep.Machine.NumCPU) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("the machine was busy with other work (load avg %s at the start; up to %.2f of %d cores "+
@@ -266,7 +320,7 @@ func Run(cfg Config) (*Report, error) {
 			}
 		}
 	}
-	// 11. The FX quote path, on srv (a fresh server if srv is nil): last,
+	// 12. The FX quote path, on srv (a fresh server if srv is nil): last,
 	// so that its accounts, quotes and orders disturb no other phase.
 	quotePhase := func(srv *FXD) {
 		if cfg.QuoteRate <= 0 {
@@ -327,8 +381,28 @@ func Run(cfg Config) (*Report, error) {
 			fail("ledger", err)
 		}
 	}
+	// The webhook delivery phase: its own data dir and fxd. withWrites
+	// adds the durable write load on that fxd (when no other phase
+	// measured durable writes).
+	webhookPhase := func(withWrites bool) {
+		if cfg.WebhookRate <= 0 {
+			return
+		}
+		dir := filepath.Join(tmp, "webhooks")
+		if !cfg.KeepData {
+			defer os.RemoveAll(dir)
+		}
+		rep.Webhooks = &WebhookPhase{}
+		if err := runWebhookPhase(context.Background(), cfg, dir, rep.Webhooks, withWrites, logw); err != nil {
+			fail("webhooks", err)
+		}
+	}
 	if cfg.Only == OnlyLedger {
 		ledgerPhase()
+		return rep, nil
+	}
+	if cfg.Only == OnlyWebhooks {
+		webhookPhase(cfg.WebhookWrites)
 		return rep, nil
 	}
 	if cfg.Only == OnlyQuotes {
@@ -534,6 +608,7 @@ func Run(cfg Config) (*Report, error) {
 			_ = fx2.Kill()
 		}
 		ledgerPhase()
+		webhookPhase(false)
 		quotePhase(nil)
 		return rep, nil
 	}
@@ -552,6 +627,10 @@ func Run(cfg Config) (*Report, error) {
 	}
 	// 10. The ledger, on a data dir and an fxd of its own.
 	ledgerPhase()
+	// 11. Webhook delivery, on a data dir and an fxd of its own (durable
+	// writes were measured above).
+	time.Sleep(3 * time.Second)
+	webhookPhase(rep.FXDWrites == nil)
 	// The quote path runs on a fresh server, as with -only quotes: the
 	// phases before leave thousands of accounts, keys and a full replay
 	// cache behind, and processes of their own still winding down.

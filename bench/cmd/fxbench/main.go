@@ -1,16 +1,21 @@
 // Command fxbench is fxd's benchmark suite (`make bench`).
 //
 //	fxbench -bin bin/fxd -out bench/results [-quick] [-duration 10s] [-conns N] [-keys N]
-//	        [-quote-rate 1000] [-accept-rate 100] [-ledger-rows 1000000] [-only quotes|ledger]
+//	        [-quote-rate 1000] [-accept-rate 100] [-ledger-rows 1000000] [-webhook-rate 2000]
+//	        [-only quotes|ledger|webhooks]
 //
 // It starts the real binary on a temp data dir, creates accounts and keys
 // with its CLI, and measures authenticated reads and durable writes against
 // a floor server (signature check and a static answer) under the same load
 // generator, plus the log writer, the rate limiter, restart time and memory
 // per account, the ledger (GET /transactions and its CSV export, on a data
-// dir filled in-process with a million transfers), and last the FX quote
-// path: POST /fx/quotes and quote accepts, open loop at fixed offered
-// rates. Progress goes to stderr, the table to stdout, and the whole
+// dir filled in-process with a million transfers), webhook delivery (an
+// HTTPS receiver in this process, one healthy and one dead endpoint on one
+// account: deliveries/s and lag at a fixed offered rate of test events, and
+// the drain rate of a backlog), and last the FX quote path: POST
+// /fx/quotes and quote accepts, open loop at fixed offered rates. Durable
+// writes are also reported against the last saved results in -out (or
+// -baseline). Progress goes to stderr, the table to stdout, and the whole
 // report to <out>/<YYYY-MM-DD>.json (<YYYY-MM-DD>-<only>.json with -only).
 package main
 
@@ -47,7 +52,14 @@ func main() {
 	acceptRate := flag.Int("accept-rate", -1, "quote accepts offered per second, open loop (default 100, -quick 20; 0 skips them)")
 	quoteInFlight := flag.Int("quote-inflight", 0, "most FX requests waiting for their time or in flight (default 256)")
 	quotePprof := flag.String("quote-pprof", "", "save a CPU profile of fxd (admin pprof) over the quote window into this directory")
-	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd) or ledger (the ledger phase)")
+	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd), ledger (the ledger phase) or webhooks (the webhook delivery phase on a fresh fxd)")
+	webhookRate := flag.Int("webhook-rate", -1, "webhook phase: POST /webhooks/{id}/test offered per second, open loop (default 2000, -quick 500; 0 skips the phase)")
+	webhookDrain := flag.Int("webhook-drain", -1, "webhook phase: tests in the backlog drained after the open loop (default 10000, -quick 2000; 0 skips the drain)")
+	webhookDead := flag.Int("webhook-dead-pending", -1, "webhook phase: tests left pending on the dead endpoint (default 200, -quick 50)")
+	webhookWrites := flag.Bool("webhook-writes", true, "with -only webhooks: also run the durable write load (POST /contacts) on the phase's fxd, for the comparison with the last saved results")
+	webhookPprof := flag.String("webhook-pprof", "", "webhook phase: save CPU profiles of fxd (admin pprof) over the open loop's window and the drain into this directory")
+	webhookSchedule := flag.String("webhook-retry-schedule", "", "webhook phase: fxd's --webhook-retry-schedule (default 12 × 1s; \"default\": the server's own, 10s,1m,…)")
+	baseline := flag.String("baseline", "", "report durable writes against this saved report (default: the newest full report in -out)")
 	ledgerRows := flag.Int("ledger-rows", -1, "ledger phase: transfers on the exported account (default 1000000, -quick 100000; 0 skips the phase)")
 	ledgerListRows := flag.Int("ledger-list-rows", 0, "ledger phase: transfers on the account the list queries page (default 100000, -quick 20000)")
 	ledgerRequests := flag.Int("ledger-requests", 0, "ledger phase: measured GET /transactions per query and concurrency (default 2000, -quick 300)")
@@ -114,6 +126,27 @@ func main() {
 		cfg.LedgerWorkers = *ledgerWorkers
 	}
 	cfg.LedgerPprofDir = *ledgerPprof
+	if *webhookRate >= 0 {
+		cfg.WebhookRate = *webhookRate
+	}
+	if *webhookDrain >= 0 {
+		cfg.WebhookDrain = *webhookDrain
+	}
+	if *webhookDead >= 0 {
+		cfg.WebhookDeadPile = *webhookDead
+	}
+	cfg.WebhookWrites, cfg.WebhookPprofDir, cfg.WebhookSchedule = *webhookWrites, *webhookPprof, *webhookSchedule
+	// The last saved results, read before this run saves its own.
+	if *baseline != "" {
+		b, err := bench.LoadBaselineFile(*baseline)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fxbench: -baseline:", err)
+			os.Exit(1)
+		}
+		cfg.Baseline = b
+	} else if b, err := bench.LoadBaseline(*out); err == nil && b != nil {
+		cfg.Baseline = b
+	}
 	if !*inproc {
 		exe, err := os.Executable()
 		if err != nil {
