@@ -195,15 +195,19 @@ func NormalizeEventFilter(events []string) ([]string, *Error) {
 		return nil, ErrInvalid("events lists more than the %d event types", len(EventTypes))
 	}
 	out := make([]string, 0, len(events))
+	all := false
 	for _, t := range events {
 		switch {
 		case t == "*":
-			return []string{"*"}, nil
+			all = true
 		case !KnownEventType(t):
 			return nil, ErrInvalid("unknown event type %q (want one of %s, or *)", t, strings.Join(EventTypes, ", "))
 		case !slices.Contains(out, t):
 			out = append(out, t)
 		}
+	}
+	if all {
+		return []string{"*"}, nil
 	}
 	return out, nil
 }

@@ -51,6 +51,7 @@ func TestEndpointCreate(t *testing.T) {
 			c.Events = []string{"transfer.failed", "fx.order.settled", "transfer.failed"}
 		}, 201, []string{"transfer.failed", "fx.order.settled"}, ""},
 		{"webhook.test is a type", func(c *CreateEndpoint) { c.Events = []string{"webhook.test"} }, 201, []string{"webhook.test"}, ""},
+		{"star does not hide an unknown type", func(c *CreateEndpoint) { c.Events = []string{"*", "bogus"} }, 400, nil, "bogus"},
 		{"empty list", func(c *CreateEndpoint) { c.Events = []string{} }, 400, nil, "at least one"},
 		{"unknown type", func(c *CreateEndpoint) { c.Events = []string{"fx.order.created"} }, 400, nil, `unknown event type \"fx.order.created\"`},
 		{"too many", func(c *CreateEndpoint) { c.Events = strings.Split(strings.Repeat("transfer.failed,", 9), ",") }, 400, nil, "more than"},

@@ -77,8 +77,8 @@ type Config struct {
 	// Backlog is the pending deliveries per endpoint held in memory;
 	// 0: DefaultBacklog.
 	Backlog int
-	Clock    func() time.Time
-	Logger   *slog.Logger
+	Clock   func() time.Time
+	Logger  *slog.Logger
 }
 
 // Desk is the webhook desk. Create it with New, add its Hook to the
@@ -94,6 +94,9 @@ type Desk struct {
 	endpoints map[string]*domain.Endpoint
 	byAccount map[string][]string
 	senders   map[string]*sender // endpoints with deliveries in memory
+	// creates serializes POST /webhooks from the count check to the
+	// endpoint's commit, so no account passes MaxEndpointsPerAccount.
+	creates sync.Mutex
 
 	// attempts counted since start, by outcome (metrics).
 	attemptsOK, attemptsFailed atomic.Int64
@@ -243,6 +246,7 @@ func (d *Desk) Start(ctx context.Context) error {
 func (d *Desk) Stop() {
 	select {
 	case <-d.stop:
+		return // stopped before
 	default:
 		close(d.stop)
 	}
@@ -253,6 +257,7 @@ func (d *Desk) Stop() {
 	for _, s := range d.senders {
 		senders = append(senders, s)
 	}
+	clear(d.senders)
 	d.mu.Unlock()
 	for _, s := range senders {
 		s.close()

@@ -52,6 +52,8 @@ func (d *Desk) CreateEndpoint(ctx context.Context, acct string, req EndpointRequ
 		cmd.Description = *req.Description
 	}
 	cmd.Refusal = d.screenURL(ctx, req.URL)
+	d.creates.Lock() // until the endpoint is in the count (its hook runs before Create returns)
+	defer d.creates.Unlock()
 	if cmd.Refusal == nil && d.count(acct) >= domain.MaxEndpointsPerAccount {
 		cmd.Refusal = domain.ErrInvalid("an account has at most %d webhook endpoints; delete one first", domain.MaxEndpointsPerAccount)
 	}

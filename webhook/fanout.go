@@ -40,7 +40,7 @@ func (d *Desk) matching(acct, typ string) []string {
 	defer d.mu.Unlock()
 	var out []string
 	for _, id := range d.byAccount[acct] {
-		if ep := d.endpoints[id]; ep != nil && typ != domain.EventWebhookTest && ep.Wants(typ) {
+		if ep := d.endpoints[id]; ep != nil && typ != domain.EventWebhookTest && ep.Wants(typ) && len(out) < domain.MaxDeliveriesPerEvent {
 			out = append(out, id)
 		}
 	}

@@ -33,11 +33,12 @@ type sender struct {
 	drv     *jobs.Driver[struct{}, pending]
 	spilled atomic.Bool // the store holds pending deliveries memory does not
 	refills atomic.Bool // a refill runs
+	closed  atomic.Bool // closeDone took it out of the desk
 	keys    keyCache
 	// posts holds a token per request in flight: at most MaxInFlight.
 	posts chan struct{}
 	stop  chan struct{}
-	done    chan struct{}
+	done  chan struct{}
 }
 
 // senderIfAny returns endpoint id's sender if it has one.
@@ -95,10 +96,15 @@ func (s *sender) next(p *pending, now time.Time) jobs.Job[pending] {
 
 // track holds a pending delivery in memory, or marks the sender spilled
 // when its backlog is full (the store keeps the delivery).
+// A sender closed meanwhile (closeDone) hands it to its successor: the
+// check follows the Track, so closeDone either saw it or is seen.
 func (s *sender) track(w *domain.WebhookEvent, dl *domain.Delivery) {
 	err := s.drv.Track(dl.ID, pending{ev: w, dlv: dl.ID, nextAt: dl.NextAt})
 	if errors.Is(err, jobs.ErrFull) {
 		s.spilled.Store(true)
+	}
+	if s.closed.Load() {
+		s.d.sender(s.id).track(w, dl)
 	}
 }
 
@@ -131,31 +137,53 @@ func (s *sender) setEndpoint(ep *domain.Endpoint) {
 }
 
 // refill reads pending deliveries back from the store, oldest first, until
-// the backlog is full again. One runs at a time.
+// the backlog is full again (a few passes at most; the sweep comes back).
+// One runs at a time.
 func (s *sender) refill() {
 	if !s.refills.CompareAndSwap(false, true) {
 		return
 	}
 	defer s.refills.Store(false)
+	for pass := 0; pass < maxRefillPasses && s.spilled.Load() && s.drv.Len() <= s.d.cfg.Backlog/2; pass++ {
+		if !s.refillPass() {
+			return
+		}
+	}
+}
+
+// maxRefillPasses bounds one refill's passes over the store.
+const maxRefillPasses = 4
+
+// refillPass is one scan of the endpoint's pending deliveries. It clears
+// spilled first and sets it again unless the scan saw the store's last
+// pending delivery, so no outcome of it can strand one. It reports false
+// when the store failed.
+func (s *sender) refillPass() bool {
 	s.spilled.Store(false) // a Track that finds the backlog full sets it again
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	backlog := s.d.cfg.Backlog
-	room := backlog - s.drv.Len()
-	err := s.d.e.PendingDeliveries(ctx, s.id, "", backlog+room, func(ref snapshot.DeliveryRef) error {
+	max := backlog + (backlog - s.drv.Len())
+	visited := 0
+	err := s.d.e.PendingDeliveries(ctx, s.id, "", max, func(ref snapshot.DeliveryRef) error {
+		visited++
 		if _, ok := s.drv.Get(ref.Delivery); ok {
 			return nil
 		}
 		if s.drv.Len() >= backlog {
-			s.spilled.Store(true)
 			return errStopScan
 		}
 		return s.d.trackStored(ctx, ref)
 	})
-	if err != nil && !errors.Is(err, errStopScan) {
+	switch {
+	case errors.Is(err, errStopScan), err == nil && visited >= max:
+		s.spilled.Store(true) // more may wait in the store
+	case err != nil:
 		s.spilled.Store(true)
 		s.d.cfg.Logger.Error("webhook backlog refill failed", "endpoint", s.id, "err", err.Error())
+		return false
 	}
+	return true
 }
 
 var errStopScan = errors.New("webhook: stop scan")
@@ -190,6 +218,7 @@ func (d *Desk) closeDone() {
 	var done []*sender
 	for id, s := range d.senders {
 		if s.ep.Load() == nil && s.drv.Len() == 0 && !s.spilled.Load() && !s.refills.Load() {
+			s.closed.Store(true)
 			delete(d.senders, id)
 			done = append(done, s)
 		}
