@@ -54,12 +54,17 @@ func (RecordOutcome) Target() Kind  { return KindEndpoint }
 
 // Handle runs req through the endpoint's idempotency store and Decide.
 func (s *EndpointState) Handle(req Request, env Env) Outcome {
-	return s.Idem.Handle(req.Idem, env, MaxIdemPerOrder, "webhook endpoint", func() ([]Event, Reply, *Error) {
-		row, reply, err := s.Decide(req.Cmd, env)
+	return handleOne(&s.Idem, req, env, "webhook endpoint", s.Decide, func(e *Endpoint) Event { return Event{Kind: EvEndpointPut, Endpoint: e} })
+}
+
+// handleOne is Handle for a kind whose Decide writes at most one row.
+func handleOne[R any](idem *IdemStore, req Request, env Env, what string, decide func(Command, Env) (*R, Reply, *Error), wrap func(*R) Event) Outcome {
+	return idem.Handle(req.Idem, env, MaxIdemPerOrder, what, func() ([]Event, Reply, *Error) {
+		row, reply, err := decide(req.Cmd, env)
 		if row == nil {
 			return nil, reply, err
 		}
-		return []Event{{Kind: EvEndpointPut, Endpoint: row}}, reply, err
+		return []Event{wrap(row)}, reply, err
 	})
 }
 

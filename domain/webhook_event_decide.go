@@ -64,13 +64,7 @@ type DeliveryStateView struct {
 
 // Handle runs req through the event's idempotency store and Decide.
 func (s *EventState) Handle(req Request, env Env) Outcome {
-	return s.Idem.Handle(req.Idem, env, MaxIdemPerOrder, "event", func() ([]Event, Reply, *Error) {
-		row, reply, err := s.Decide(req.Cmd, env)
-		if row == nil {
-			return nil, reply, err
-		}
-		return []Event{{Kind: EvWebhookEventPut, WebhookEvent: row}}, reply, err
-	})
+	return handleOne(&s.Idem, req, env, "event", s.Decide, func(w *WebhookEvent) Event { return Event{Kind: EvWebhookEventPut, WebhookEvent: w} })
 }
 
 // Decide validates cmd against the event and returns its new row (nil for

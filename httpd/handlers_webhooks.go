@@ -15,11 +15,7 @@ var errNoWebhooks = domain.ErrUnavailable("webhooks are not configured on this s
 
 // hookWrite is the shape of the webhook writes (see entityWrite).
 func (s *Server) hookWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
-	if s.cfg.Webhooks == nil {
-		writeError(rc.ctx, errNoWebhooks)
-		return
-	}
-	entityWrite(rc, req, optional, run)
+	deskWrite(rc, s.cfg.Webhooks != nil, errNoWebhooks, req, optional, run)
 }
 
 // hookRead runs a webhook read with the request's deadline; ErrNoEntity is
