@@ -220,23 +220,17 @@ func (d *Desk) rfqQuotes(ctx context.Context, base Quote) []*Quote {
 	// The on-chain expiry covers the whole order: accept within the quote's
 	// life, then fund before the order's deadline.
 	expiry := uint64(base.ExpiresAt.Add(d.cfg.OrderDeadline).Unix())
-	firms := make([]*maker.Firm, len(d.cfg.Makers))
-	var wg sync.WaitGroup
+	// Every maker is asked before any answer is awaited: they quote in
+	// parallel, on their own actors, with no goroutine here per maker.
+	req := maker.Request{Taker: base.Taker, TokenIn: base.TokenIn, TokenOut: base.TokenOut, AmountIn: base.AmountIn, Expiry: expiry}
+	waits := make([]func() (*maker.Firm, error), len(d.cfg.Makers))
 	for i, m := range d.cfg.Makers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f, err := m.Quote(ctx, maker.Request{Taker: base.Taker, TokenIn: base.TokenIn, TokenOut: base.TokenOut,
-				AmountIn: base.AmountIn, Expiry: expiry})
-			if err == nil {
-				firms[i] = f
-			}
-		}()
+		waits[i] = m.QuoteAsync(ctx, req)
 	}
-	wg.Wait()
 	var out []*Quote
-	for _, f := range firms {
-		if f == nil {
+	for _, wait := range waits {
+		f, err := wait()
+		if err != nil {
 			continue
 		}
 		q := base

@@ -15,6 +15,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/amm"
 	"github.com/fxd-labs/fxd/chain/eip712"
 	"github.com/fxd-labs/fxd/chain/gasless"
+	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/rfq"
 	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/domain"
@@ -163,6 +164,10 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 	case domain.RouteRFQ:
 		c.MinAmountOut = q.AmountOut // firm
 		quote := q.Firm.Quote
+		sig, serr := d.makerSign(ctx, q.ID, &quote)
+		if serr != nil {
+			return nil, serr
+		}
 		qh := rfq.QuoteHash(&quote)
 		nonce := eip712.RandomNonce()
 		f := &eip712.RfqEscrowFunding{
@@ -170,7 +175,7 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 			QuoteHash: qh, Token: q.TokenIn, Amount: q.AmountIn, Deadline: unix, Nonce: nonce,
 		}
 		c.RFQ = rfqRow(&quote, f.ExecutionID, f.QuoteHash)
-		signing = rfqSigning(d.domain, &quote, q.Firm.Signature, f)
+		signing = rfqSigning(d.domain, &quote, sig, f)
 	}
 	raw, jerr := json.Marshal(signing)
 	if jerr != nil {
@@ -255,3 +260,28 @@ func (d *Desk) fundingStatus(rcpt *types.Receipt, st verify.Status, t *rfqTerms)
 	}
 	return domain.RFQTxNotVerified
 }
+
+// makerSign has the quote's maker sign it: a firm quote is the maker's
+// commitment from the moment it is made, but its EIP-712 signature (for
+// the escrow call only) is made here, at accept, not for every quote. A
+// maker that no longer holds the quote makes it expired (stored under the
+// key); a maker that does not answer is 503 (not stored).
+func (d *Desk) makerSign(ctx context.Context, quoteID string, q *rfq.Quote) ([]byte, *domain.Error) {
+	for _, m := range d.cfg.Makers {
+		if m.Address() != q.Maker {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(ctx, makerDeadline)
+		defer cancel()
+		sig, err := m.Sign(ctx, q)
+		switch {
+		case errors.Is(err, maker.ErrNoQuote):
+			return nil, domain.ErrQuoteExpired(quoteID)
+		case err != nil:
+			return nil, domain.ErrUnavailable("maker: %v", err)
+		}
+		return sig, nil
+	}
+	return nil, domain.ErrUnavailable("no maker %s", q.Maker.Hex())
+}
+

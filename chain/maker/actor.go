@@ -29,6 +29,18 @@ type quoteReply struct {
 	err  error
 }
 
+// signMsg asks the actor to sign a quote it made and still holds.
+type signMsg struct {
+	ctx   context.Context
+	quote rfq.Quote
+	done  chan<- signReply
+}
+
+type signReply struct {
+	sig []byte
+	err error
+}
+
 // inventoryMsg asks the actor what it can still promise of each token.
 type inventoryMsg struct {
 	ctx  context.Context
@@ -70,7 +82,8 @@ type reservation struct {
 	hash   [32]byte // rfq.QuoteHash
 	expiry uint64   // Quote.expiry, unix seconds
 	terms  fill
-	index  int // position in the expiry heap
+	index  int    // position in the expiry heap
+	sig    []byte // the EIP-712 signature, made at the first Sign
 }
 
 // expiryHeap orders reservations by expiry, soonest first, so expiring them
@@ -152,6 +165,10 @@ func (a *makerActor) Receive(c actor.Context) {
 		a.pending.Add(-1)
 		f, err := a.quote(m.ctx, m.req)
 		m.done <- quoteReply{firm: f, err: err}
+	case signMsg:
+		a.pending.Add(-1)
+		sig, err := a.sign(m.ctx, &m.quote)
+		m.done <- signReply{sig: sig, err: err}
 	case inventoryMsg:
 		a.pending.Add(-1)
 		inv, err := a.inventory(m.ctx)
@@ -234,10 +251,6 @@ func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
 		// An amount beyond the escrow's uint96 (a MaxQuote set that high).
 		return nil, fmt.Errorf("%w: %s: %w", ErrNoQuote, a.name, err)
 	}
-	sig, err := rfq.SignQuote(a.key, a.chainID, a.escrow, &q)
-	if err != nil {
-		return nil, fmt.Errorf("maker %s: %w", a.name, err)
-	}
 	a.reserve(&reservation{
 		hash: rfq.QuoteHash(&q), expiry: r.Expiry,
 		terms: fill{
@@ -245,7 +258,33 @@ func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
 			amountIn: new(big.Int).Set(q.AmountIn), amountOut: new(big.Int).Set(out),
 		},
 	})
-	return &Firm{Maker: a.name, Quote: q, Signature: sig}, nil
+	return &Firm{Maker: a.name, Quote: q}, nil
+}
+
+// sign signs a quote this maker made and still holds: the quote's
+// reservation is the commitment, and its EIP-712 signature, needed only by
+// the escrow call, is made once, when the quote is accepted, not for every
+// quote asked for.
+func (a *makerActor) sign(ctx context.Context, q *rfq.Quote) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
+	}
+	a.expire(unixSec(a.now()))
+	r := a.byHash[rfq.QuoteHash(q)]
+	switch {
+	case q.Maker != a.addr:
+		return nil, a.invalid("quote of maker %s", q.Maker.Hex())
+	case r == nil:
+		return nil, a.decline("no live quote %x (expired, settled, or never made)", rfq.QuoteHash(q))
+	case r.sig != nil:
+		return r.sig, nil
+	}
+	sig, err := rfq.SignQuote(a.key, a.chainID, a.escrow, q)
+	if err != nil {
+		return nil, fmt.Errorf("maker %s: %w", a.name, err)
+	}
+	r.sig = sig
+	return sig, nil
 }
 
 func (a *makerActor) reserve(r *reservation) {

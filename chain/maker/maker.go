@@ -133,11 +133,12 @@ type Request struct {
 	Expiry   uint64   // unix seconds: the on-chain Quote.expiry the maker signs
 }
 
-// Firm is a signed firm quote.
+// Firm is a firm quote: a commitment the maker's actor records (its output
+// is reserved until the quote's expiry). Its EIP-712 signature is made by
+// Sign, when the quote is accepted: only the escrow call needs it.
 type Firm struct {
-	Maker     string    // the maker's name, e.g. "maker1" (shown to API users as provider)
-	Quote     rfq.Quote // Quote.Maker is the maker's address
-	Signature []byte    // 65 bytes, rfq.SignQuote over the escrow's EIP-712 domain
+	Maker string    // the maker's name, e.g. "maker1" (shown to API users as provider)
+	Quote rfq.Quote // Quote.Maker is the maker's address
 }
 
 // Maker is one liquidity provider. Implementations must be safe for
@@ -150,6 +151,14 @@ type Maker interface {
 	// Quote returns a firm quote, or an error wrapping ErrNoQuote when the
 	// maker declines (ErrInvalidRequest for a malformed request).
 	Quote(ctx context.Context, r Request) (*Firm, error)
+	// QuoteAsync sends r and returns at once; wait gives Quote's answer.
+	// A caller asking several makers sends to all, then waits, with no
+	// goroutine per maker.
+	QuoteAsync(ctx context.Context, r Request) (wait func() (*Firm, error))
+	// Sign returns the 65-byte rfq.SignQuote signature of a quote the
+	// maker made and still holds (the same one every time); ErrNoQuote
+	// for a quote expired, settled or never made by it.
+	Sign(ctx context.Context, q *rfq.Quote) ([]byte, error)
 	// Settle sends escrow.settle(executionID) from the maker's key and
 	// returns the tx hash once the node accepted it (it does not wait for
 	// mining). ErrSkipped under FaultSkipSettle.
@@ -446,16 +455,32 @@ func (l *Local) Address() common.Address { return l.addr }
 // ErrInvalidRequest; the end of ctx (or DefaultRequestTimeout when ctx has no
 // deadline) gives ctx's error. A quote the caller stopped waiting for is not
 // made (the actor checks ctx first), so it reserves nothing.
-func (l *Local) Quote(ctx context.Context, r Request) (*Firm, error) {
+func (l *Local) Quote(ctx context.Context, r Request) (*Firm, error) { return l.QuoteAsync(ctx, r)() }
+
+// QuoteAsync is Quote in two steps: the request leaves now, wait answers.
+func (l *Local) QuoteAsync(ctx context.Context, r Request) func() (*Firm, error) {
 	done := make(chan quoteReply, 1)
-	rep, err := ask(ctx, l, done, func(ctx context.Context) any { return quoteMsg{ctx: ctx, req: r, done: done} })
-	if err != nil {
-		if errors.Is(err, ErrBusy) {
-			return nil, fmt.Errorf("%w: %w", ErrNoQuote, err)
+	wait := askAsync(ctx, l, done, func(ctx context.Context) any { return quoteMsg{ctx: ctx, req: r, done: done} })
+	return func() (*Firm, error) {
+		rep, err := wait()
+		if err != nil {
+			if errors.Is(err, ErrBusy) {
+				return nil, fmt.Errorf("%w: %w", ErrNoQuote, err)
+			}
+			return nil, err
 		}
+		return rep.firm, rep.err
+	}
+}
+
+// Sign asks the maker's actor to sign a quote it made (see Maker.Sign).
+func (l *Local) Sign(ctx context.Context, q *rfq.Quote) ([]byte, error) {
+	done := make(chan signReply, 1)
+	rep, err := askAsync(ctx, l, done, func(ctx context.Context) any { return signMsg{ctx: ctx, quote: *q, done: done} })()
+	if err != nil {
 		return nil, err
 	}
-	return rep.firm, rep.err
+	return rep.sig, rep.err
 }
 
 // Inventory returns what the maker can still promise of each token: its
@@ -463,38 +488,41 @@ func (l *Local) Quote(ctx context.Context, r Request) (*Firm, error) {
 // of its unexpired firm quotes. The map is the caller's.
 func (l *Local) Inventory(ctx context.Context) (map[common.Address]*big.Int, error) {
 	done := make(chan inventoryReply, 1)
-	rep, err := ask(ctx, l, done, func(ctx context.Context) any { return inventoryMsg{ctx: ctx, done: done} })
+	rep, err := askAsync(ctx, l, done, func(ctx context.Context) any { return inventoryMsg{ctx: ctx, done: done} })()
 	if err != nil {
 		return nil, err
 	}
 	return rep.available, rep.err
 }
 
-// ask sends the message that build makes (it carries done, one slot) to the
-// actor unless MaxPendingRequests are waiting, and waits for the reply, the
-// end of ctx, or Stop.
-func ask[T any](ctx context.Context, l *Local, done <-chan T, build func(context.Context) any) (T, error) {
+// askAsync sends the message that build makes (it carries done, one slot)
+// to the actor unless MaxPendingRequests are waiting, and returns the wait
+// for the reply, the end of ctx, or Stop. The wait must be called once.
+func askAsync[T any](ctx context.Context, l *Local, done <-chan T, build func(context.Context) any) func() (T, error) {
 	var zero T
 	if l.life.Err() != nil {
-		return zero, fmt.Errorf("maker %s: %w", l.name, ErrStopped)
+		return func() (T, error) { return zero, fmt.Errorf("maker %s: %w", l.name, ErrStopped) }
 	}
+	cancel := context.CancelFunc(func() {})
 	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultRequestTimeout)
-		defer cancel()
 	}
 	if n := l.pending.Add(1); n > l.limits.maxPending {
 		l.pending.Add(-1)
-		return zero, fmt.Errorf("maker %s: %w (%d)", l.name, ErrBusy, l.limits.maxPending)
+		cancel()
+		return func() (T, error) { return zero, fmt.Errorf("maker %s: %w (%d)", l.name, ErrBusy, l.limits.maxPending) }
 	}
 	l.system.Root.Send(l.pid, build(ctx))
-	select {
-	case r := <-done:
-		return r, nil
-	case <-ctx.Done():
-		return zero, fmt.Errorf("maker %s: waiting for the actor: %w", l.name, ctx.Err())
-	case <-l.life.Done():
-		return zero, fmt.Errorf("maker %s: %w", l.name, ErrStopped)
+	return func() (T, error) {
+		defer cancel()
+		select {
+		case r := <-done:
+			return r, nil
+		case <-ctx.Done():
+			return zero, fmt.Errorf("maker %s: waiting for the actor: %w", l.name, ctx.Err())
+		case <-l.life.Done():
+			return zero, fmt.Errorf("maker %s: %w", l.name, ErrStopped)
+		}
 	}
 }
 

@@ -149,9 +149,11 @@ func (e *env) req(in, out common.Address, amountIn *big.Int, expiry uint64) Requ
 // fund escrows the firm quote as the taker: a Permit2 RfqEscrowFunding
 // witness signed with the taker's key, broadcast by the taker. It returns the
 // execution id.
-func (e *env) fund(f *Firm, nonce int64) [32]byte {
+func (e *env) fund(m Maker, f *Firm, nonce int64) [32]byte {
 	e.t.Helper()
 	q := &f.Quote
+	quoteSig, err := m.Sign(e.t.Context(), q)
+	require.NoError(e.t, err)
 	qh := rfq.QuoteHash(q)
 	n := big.NewInt(nonce)
 	id := rfq.ExecutionID(qh, q.Taker, n)
@@ -163,7 +165,7 @@ func (e *env) fund(f *Firm, nonce int64) [32]byte {
 	sig, err := crypto.Sign(dig[:], e.taker)
 	require.NoError(e.t, err)
 	sig[64] += 27
-	e.Mine(e.c.RfqEscrow.EscrowQuoteWithPermit2(e.Auth(e.taker), q.Binding(), f.Signature, fxbind.RfqEscrowFunding{
+	e.Mine(e.c.RfqEscrow.EscrowQuoteWithPermit2(e.Auth(e.taker), q.Binding(), quoteSig, fxbind.RfqEscrowFunding{
 		Signer: fu.Signer, ExecutionId: fu.ExecutionID, Escrow: fu.Escrow, QuoteHash: fu.QuoteHash,
 		Token: fu.Token, Amount: fu.Amount, Deadline: fu.Deadline, Nonce: fu.Nonce,
 	}, sig))
@@ -256,8 +258,17 @@ func TestQuoteIsFirmAndExact(t *testing.T) {
 			require.LessOrEqual(t, q.Salt.BitLen(), 128)
 			require.False(t, salts[q.Salt.String()], "salt reused")
 			salts[q.Salt.String()] = true
-			require.Len(t, f.Signature, 65)
-			require.NoError(t, rfq.Verify(simtest.ChainID, e.addrs.RfqEscrow, &q, f.Signature))
+			sig, err := m.Sign(t.Context(), &q)
+			require.NoError(t, err)
+			require.Len(t, sig, 65)
+			require.NoError(t, rfq.Verify(simtest.ChainID, e.addrs.RfqEscrow, &q, sig))
+			again, err := m.Sign(t.Context(), &q)
+			require.NoError(t, err)
+			require.Equal(t, sig, again, "one quote, one signature")
+			other := q
+			other.AmountOut = new(big.Int).Add(q.AmountOut, big.NewInt(1))
+			_, err = m.Sign(t.Context(), &other)
+			require.ErrorIs(t, err, ErrNoQuote, "a maker signs only what it quoted")
 			// The escrow's own digest recovers to the maker too.
 			d, err := e.c.RfqEscrow.QuoteDigest(nil, q.Binding())
 			require.NoError(t, err)
@@ -352,8 +363,12 @@ func TestReservationsExhaustInventory(t *testing.T) {
 		cfg := e.config("maker2", e.maker2)
 		cfg.Now = clock.Now
 		m := e.start(cfg, limits{maxPending: MaxPendingRequests, maxReservations: 3})
+		var first *Firm
 		for i := range 4 {
-			_, err := m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(1), clock.Unix()+uint64(10+i)))
+			f, err := m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(1), clock.Unix()+uint64(10+i)))
+			if i == 0 {
+				first = f
+			}
 			if i < 3 {
 				require.NoError(t, err)
 			} else {
@@ -362,7 +377,9 @@ func TestReservationsExhaustInventory(t *testing.T) {
 			}
 		}
 		clock.Advance(11 * time.Second) // the first has expired
-		_, err := m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(1), clock.Unix()+10))
+		_, err := m.Sign(t.Context(), &first.Quote)
+		require.ErrorIs(t, err, ErrNoQuote, "an expired quote is signed no more")
+		_, err = m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(1), clock.Unix()+10))
 		require.NoError(t, err)
 	})
 }
@@ -465,10 +482,12 @@ func TestSettleRoundTrip(t *testing.T) {
 
 	f, err := m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(250), e.expiry(120)))
 	require.NoError(t, err)
-	require.NoError(t, rfq.Verify(simtest.ChainID, a.RfqEscrow, &f.Quote, f.Signature))
+	sig, err := m.Sign(t.Context(), &f.Quote)
+	require.NoError(t, err)
+	require.NoError(t, rfq.Verify(simtest.ChainID, a.RfqEscrow, &f.Quote, sig))
 	out := f.Quote.AmountOut
 	require.Equal(t, "229931000", out.String())
-	id := e.fund(f, 7)
+	id := e.fund(m, f, 7)
 	require.Equal(t, fxbind.Units(250).String(), e.balance(a.USDC, a.RfqEscrow).String())
 
 	takerEURC, makerEURC, makerUSDC := e.balance(a.EURC, taker), e.balance(a.EURC, maker), e.balance(a.USDC, maker)
@@ -541,7 +560,7 @@ func TestSkipSettleSendsNothing(t *testing.T) {
 	m := e.start(cfg, defaultLimits)
 	f, err := m.Quote(t.Context(), e.req(a.USDC, a.EURC, fxbind.Units(10), e.expiry(120)))
 	require.NoError(t, err)
-	id := e.fund(f, 9)
+	id := e.fund(m, f, 9)
 	nonce := e.nonce(e.maker2)
 	h, err := m.Settle(t.Context(), id)
 	require.ErrorIs(t, err, ErrSkipped)
