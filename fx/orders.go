@@ -284,4 +284,3 @@ func (d *Desk) makerSign(ctx context.Context, quoteID string, q *rfq.Quote) ([]b
 	}
 	return nil, domain.ErrUnavailable("no maker %s", q.Maker.Hex())
 }
-
