@@ -314,7 +314,7 @@ func start(ctx context.Context, system *actor.ActorSystem, cfg Config, lim limit
 		relayer: relayer, parser: &escrow.RfqEscrowFilterer, log: log, limits: lim, life: life, stop: stop,
 	}
 	a := newActor(cfg, addr, tokens, balances, l, lim, log)
-	l.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	l.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, actor.WithDispatcher(makerDispatcher)))
 	inv := make([]any, 0, 2*len(tokens))
 	for _, t := range tokens {
 		inv = append(inv, t.addr.Hex(), balances[t.addr].String())
@@ -664,3 +664,13 @@ func AmountOut(amountIn *big.Int, mid *big.Rat, spreadBps uint64) *big.Int {
 	den := new(big.Int).Mul(mid.Denom(), bpsBig)
 	return num.Quo(num, den) // both positive: truncation is floor
 }
+
+// makerDispatcher runs a maker's mailbox on the goroutine that posts to it
+// while it is idle, instead of on a new goroutine per wake-up: a quote is
+// microseconds of arithmetic (it signs nothing), so the request's own
+// goroutine makes it, and a quote costs no scheduler round trip. The
+// receive that re-reads balances (at most once per BalanceRefreshInterval)
+// waits on the chain on that goroutine, which is waiting for the answer
+// anyway.
+var makerDispatcher = actor.NewSynchronizedDispatcher(300)
+
