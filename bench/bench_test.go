@@ -68,6 +68,11 @@ func TestWALBench(t *testing.T) {
 	require.Positive(t, r.Appends)
 	require.Zero(t, r.Errors, r.FirstError)
 	require.GreaterOrEqual(t, r.LastIndex, uint64(r.Appends))
+	if r.Batches > 0 { // Linux: /proc/self/io
+		require.Greater(t, r.BatchBytes, float64(100), "a batch holds at least one framed payload")
+		require.Positive(t, r.FloorFsyncsPerSec, "the raw fsync floor ran on the same disk")
+		require.InDelta(t, r.BatchesPerSec/r.FloorFsyncsPerSec, r.FsyncRatio, 1e-9)
+	}
 }
 
 // TestFloorUnderLoad runs the load generator (both generators) against an

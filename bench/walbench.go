@@ -3,8 +3,10 @@ package bench
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fxd-labs/fxd/wal"
@@ -28,6 +30,14 @@ type WALResult struct {
 	Errors        int64   `json:"errors"`
 	FirstError    string  `json:"first_error,omitempty"`
 	LastIndex     uint64  `json:"last_index"`
+	// BatchBytes is the mean bytes of one batch's write (/proc/self/io
+	// wchar over syscw in the window); -1 where not available.
+	BatchBytes float64 `json:"batch_bytes"`
+	// The raw floor on the same disk, right after: one goroutine writing
+	// BatchBytes and calling fdatasync, as often as it can. The log's
+	// target is relative to it (the absolute rate is the disk's).
+	FloorFsyncsPerSec float64 `json:"floor_fsyncs_per_s"`
+	FsyncRatio        float64 `json:"fsyncs_vs_floor"`
 }
 
 // RunWAL opens a fresh log in dir and has goroutines call Append with
@@ -112,13 +122,13 @@ func RunWAL(dir string, goroutines, payloadBytes int, warmup, d time.Duration, p
 		stopProgress = func() { close(done); <-stopped }
 	}
 	time.Sleep(warmup)
-	w0 := selfWriteSyscalls()
+	w0, b0 := selfWriteSyscalls(), selfWriteBytes()
 	t0 := time.Now()
 	phase.Store(phaseMeasure)
 	time.Sleep(d)
 	phase.Store(phaseStop)
 	t1 := time.Now()
-	w1 := selfWriteSyscalls()
+	w1, b1 := selfWriteSyscalls(), selfWriteBytes()
 	wg.Wait()
 	stopProgress()
 	res := &WALResult{
@@ -140,6 +150,16 @@ func RunWAL(dir string, goroutines, payloadBytes int, warmup, d time.Duration, p
 			res.MeanBatch = float64(res.Appends) / float64(res.Batches)
 		}
 	}
+	res.BatchBytes = -1
+	if res.Batches > 0 && b0 >= 0 && b1 >= b0 {
+		res.BatchBytes = float64(b1-b0) / float64(res.Batches)
+		if rate, err := fsyncFloor(dir, int(res.BatchBytes+0.5), d); err == nil {
+			res.FloorFsyncsPerSec = rate
+			res.FsyncRatio = res.BatchesPerSec / rate
+		} else if res.FirstError == "" {
+			res.FirstError = "fsync floor: " + err.Error()
+		}
+	}
 	if p := firstErr.Load(); p != nil {
 		res.FirstError = *p
 	}
@@ -147,4 +167,30 @@ func RunWAL(dir string, goroutines, payloadBytes int, warmup, d time.Duration, p
 		return res, fmt.Errorf("wal failed: %s", *p)
 	}
 	return res, nil
+}
+
+// fsyncFloor is the disk's raw durable write rate at the log's batch size:
+// one goroutine appending batchBytes to a file in dir and calling
+// fdatasync, as many times as it can in d. It returns the fsyncs per
+// second.
+func fsyncFloor(dir string, batchBytes int, d time.Duration) (float64, error) {
+	f, err := os.CreateTemp(dir, "fsync-floor-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	buf := make([]byte, max(batchBytes, 1))
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		if _, err := f.Write(buf); err != nil {
+			return 0, err
+		}
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
 }
