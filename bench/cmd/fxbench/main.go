@@ -164,6 +164,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, "fxbench: save:", serr)
 		} else {
 			fmt.Fprintln(os.Stderr, "fxbench: report saved to", path)
+			if ierr := bench.WriteIndex(*out); ierr != nil {
+				fmt.Fprintln(os.Stderr, "fxbench: index:", ierr)
+			}
 		}
 		for _, p := range rep.Profiles {
 			fmt.Printf("\nperf profile of the server, %s (%s):\n", p.Phase, p.File)
