@@ -16,7 +16,7 @@ func TestWriteIndex(t *testing.T) {
 		Machine: Machine{CPUModel: "AMD EPYC", NumCPU: 2, GitCommit: "0123456789abcdef"},
 		Rows:    []Row{{Name: "fxd reads / floor reads", Value: "0.967", Result: "PASS"}, {Name: "quote POST /fx/quotes @ 1,000/s", Value: "p99 1.09 ms"}}}
 	newer := &Report{Date: "2026-01-02", Started: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
-		Machine: Machine{CPUModel: "Intel|Xeon", NumCPU: 4, GitCommit: "fedcba", GitDirty: true},
+		Machine:  Machine{CPUModel: "Intel|Xeon", NumCPU: 4, GitCommit: "fedcba", GitDirty: true},
 		Settings: Settings{Only: "quotes"}}
 	for _, r := range []*Report{newer, old} {
 		_, err := r.Save(dir)
