@@ -673,4 +673,3 @@ func AmountOut(amountIn *big.Int, mid *big.Rat, spreadBps uint64) *big.Int {
 // waits on the chain on that goroutine, which is waiting for the answer
 // anyway.
 var makerDispatcher = actor.NewSynchronizedDispatcher(300)
-
