@@ -125,7 +125,13 @@ type Memory struct {
 	RSSBeforeBytes  int64   `json:"rss_before_bytes"`
 	RSSAfterBytes   int64   `json:"rss_after_bytes"`
 	BytesPerAccount float64 `json:"bytes_per_account"`
-	What            string  `json:"what"`
+	// Live heap after a GC (runtime.MemStats.HeapAlloc), before and after:
+	// what the accounts hold, without the GC's headroom (GOGC multiplies
+	// it in RSS). 0 where the admin heap profile was not readable.
+	HeapBeforeBytes     int64   `json:"heap_before_bytes,omitempty"`
+	HeapAfterBytes      int64   `json:"heap_after_bytes,omitempty"`
+	HeapBytesPerAccount float64 `json:"heap_bytes_per_account,omitempty"`
+	What                string  `json:"what"`
 }
 
 // Profile is the top of a perf profile of a server during a load phase.
@@ -291,6 +297,12 @@ func (rep *Report) BuildRows() {
 		rows = append(rows, Row{Name: "memory per account (RSS delta)", Value: fmt.Sprintf("%.1f KiB", m.BytesPerAccount/1024),
 			Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What,
 				float64(m.RSSBeforeBytes)/(1<<20), float64(m.RSSAfterBytes)/(1<<20))})
+		if m.HeapAfterBytes > 0 {
+			rows = append(rows, Row{Name: "memory per account (live heap after GC)", Value: fmt.Sprintf("%.1f KiB", m.HeapBytesPerAccount/1024),
+				Detail: fmt.Sprintf("%d accounts; HeapAlloc after runtime.GC %.1f → %.1f MiB", m.Accounts,
+					float64(m.HeapBeforeBytes)/(1<<20), float64(m.HeapAfterBytes)/(1<<20)),
+				Target: "≤ 8 KiB", Result: passFail(m.HeapBytesPerAccount <= 8<<10)})
+		}
 	}
 	if l := rep.Ledger; l != nil { // run before the quote phase
 		rows = append(rows, ledgerRows(l)...)

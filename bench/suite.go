@@ -798,6 +798,7 @@ func restart(fx *FXD, logPath string) (*FXD, *Recovery, error) {
 // divides the server's RSS growth by their number.
 func memoryPerAccount(ctx context.Context, fx *FXD, cfg Config, dir string, logw io.Writer) (*Memory, error) {
 	time.Sleep(500 * time.Millisecond)
+	heapBefore := liveHeap(fx)
 	before, err := procRSS(fx.PID())
 	if err != nil {
 		return nil, err
@@ -834,7 +835,23 @@ func memoryPerAccount(ctx context.Context, fx *FXD, cfg Config, dir string, logw
 	if err != nil {
 		return nil, err
 	}
-	return &Memory{Accounts: n, RSSBeforeBytes: before, RSSAfterBytes: after,
+	m := &Memory{Accounts: n, RSSBeforeBytes: before, RSSAfterBytes: after,
 		BytesPerAccount: float64(after-before) / float64(n),
-		What:            "each with 1 key and 1 contact, actor active; RSS includes Go heap headroom"}, nil
+		What:            "each with 1 key and 1 contact, actor active; RSS includes Go heap headroom"}
+	if heapBefore > 0 {
+		if heapAfter := liveHeap(fx); heapAfter > 0 {
+			m.HeapBeforeBytes, m.HeapAfterBytes = heapBefore, heapAfter
+			m.HeapBytesPerAccount = float64(heapAfter-heapBefore) / float64(n)
+		}
+	}
+	return m, nil
+}
+
+// liveHeap is fxd's heap after a GC (HeapAlloc), 0 if unreadable.
+func liveHeap(fx *FXD) int64 {
+	ms, err := fetchMemStats(fx, true)
+	if err != nil {
+		return 0
+	}
+	return ms["HeapAlloc"]
 }
