@@ -234,6 +234,9 @@ func FillLedger(ctx context.Context, c LedgerFillConfig) (*LedgerFillResult, err
 			if out.Reply.Status != 200 {
 				return fmt.Errorf("confirm transfer: %d %s", out.Reply.Status, out.Reply.Body)
 			}
+			if err := fanOutToNobody(ctx, e, out.Events); err != nil {
+				return err
+			}
 		}
 		if j%la.CursorStride == 0 {
 			la.Cursors[j/la.CursorStride] = id // distinct slots: no lock
@@ -406,6 +409,28 @@ func saveLedgerKeys(dir string, accts []LedgerAccount) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "accounts.json"), b, 0o600)
+}
+
+// fanOutToNobody does for the transfer.confirmed event a confirmation
+// was born with what a serving fxd's webhook desk does for an account
+// without endpoints: the event's fan-out record, with no deliveries.
+// Without it the served data dir would hold every event as not fanned
+// out, and fxd would spend the ledger phase fanning them out.
+func fanOutToNobody(ctx context.Context, e *actors.Engine, events []domain.Event) error {
+	for i := range events {
+		w := events[i].WebhookEvent
+		if w == nil || w.FannedOut {
+			continue
+		}
+		out, err := e.Create(ctx, w.ID, domain.Request{Cmd: domain.FanOut{Event: w}})
+		if err != nil {
+			return fmt.Errorf("fan out %s: %w", w.ID, err)
+		}
+		if out.Err != nil {
+			return fmt.Errorf("fan out %s: %s", w.ID, out.Err.Message)
+		}
+	}
+	return nil
 }
 
 // fetchMemStats reads the runtime.MemStats figures ("# Name = 123") that

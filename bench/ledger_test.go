@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -25,7 +26,7 @@ func TestLedgerPhase(t *testing.T) {
 	fill, err := FillLedger(ctx, LedgerFillConfig{DataDir: dir, Rows: []int{1000, 300}, Keys: []int{2, 2}, Workers: 64, Confirm: true})
 	require.NoError(t, err)
 	require.Equal(t, 1300, fill.Rows)
-	require.Equal(t, uint64(2*1300), fill.LogRecords) // a create and a confirm each
+	require.Equal(t, uint64(3*1300), fill.LogRecords) // a create, a confirm and its event's fan-out each
 	require.Positive(t, fill.DataDirBytes)
 	long, list := &fill.Accounts[0], &fill.Accounts[1]
 	require.Len(t, long.Cursors, 1000)
@@ -36,6 +37,9 @@ func TestLedgerPhase(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = e.Close() })
 	require.NoError(t, e.Recover())
+	require.NoError(t, e.LiveRows(domain.KindEvent, 1, func(r domain.Row) error {
+		return fmt.Errorf("event %s left for the server to fan out", r.RowID())
+	}))
 
 	// Every transfer is in the ledger once, newest first, confirmed.
 	var got []*domain.LedgerEntry

@@ -197,6 +197,11 @@ func runServe(args []string) error {
 	_ = admin.Shutdown(ctx)
 	stopWatch()
 	stopRates()
+	// The desks' jobs write through the engine: stop them (and wait for
+	// their jobs) before it closes. Their deferred Stops are then no-ops.
+	hooks.Stop()
+	desk.Stop()
+	payDesk.Stop()
 	return errors.Join(fatal, engine.Close())
 }
 
