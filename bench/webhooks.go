@@ -1170,9 +1170,18 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 
 	// Join: delivery ids (202s) to event ids (the healthy endpoint's
 	// deliveries list) to arrivals.
-	rows, err := ctl.listAttempts(ctx, healthy)
-	if err != nil {
-		return fmt.Errorf("list the healthy endpoint's deliveries: %w", err)
+	// The receiver sees a request before the server has recorded its
+	// attempt in the log, so the last few may need another look.
+	var rows []attemptRow
+	for try := 0; ; try++ {
+		var err error
+		if rows, err = ctl.listAttempts(ctx, healthy); err != nil {
+			return fmt.Errorf("list the healthy endpoint's deliveries: %w", err)
+		}
+		if try == 10 || allListed(slots, rows) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	dlvEvent := make(map[string]string, len(rows))
 	var attempt Hist
@@ -1370,4 +1379,19 @@ func webhookWrites(ctx context.Context, fx *FXD, cfg Config, dir string, ph *Web
 		Body: contactBody, Keys: NewKeySet(keys, writeBudget), Conns: conns, Warmup: cfg.Warmup, Duration: cfg.Duration, Gen: cfg.Gen,
 		Progress: logw, ServerPID: fx.PID()})
 	return err
+}
+
+// allListed reports whether every test delivery the open loop made is in
+// the deliveries list rows.
+func allListed(slots []hookSlot, rows []attemptRow) bool {
+	listed := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		listed[r.ID] = true
+	}
+	for _, s := range slots {
+		if s.dlv != "" && !listed[s.dlv] {
+			return false
+		}
+	}
+	return true
 }
