@@ -2,9 +2,7 @@ package httpd
 
 import (
 	"context"
-	"errors"
 
-	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/pay"
 )
@@ -50,22 +48,13 @@ func (s *Server) submitTransfer(rc *reqCtx) {
 }
 
 func (s *Server) getTransfer(rc *reqCtx) {
-	if s.cfg.Pay == nil {
-		writeError(rc.ctx, errNoPay)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	t, err := s.cfg.Pay.Transfer(ctx, rc.key.Account, rc.params.get("id"))
-	if errors.Is(err, actors.ErrNoEntity) {
-		writeError(rc.ctx, domain.ErrNotFound("transfer"))
-		return
-	}
-	if err != nil {
-		rc.engineError(err)
-		return
-	}
-	writeJSON(rc, 200, domain.ViewTransfer(t))
+	deskRead(rc, s.cfg.Pay != nil, errNoPay, "transfer", func(ctx context.Context) (any, error) {
+		t, err := s.cfg.Pay.Transfer(ctx, rc.key.Account, rc.params.get("id"))
+		if err != nil {
+			return nil, err
+		}
+		return domain.ViewTransfer(t), nil
+	})
 }
 
 func (s *Server) listTransfers(rc *reqCtx) {
@@ -120,22 +109,13 @@ func (s *Server) getPublicLink(rc *reqCtx) {
 
 // readLink answers one link of acct ("" for the public page).
 func (s *Server) readLink(rc *reqCtx, acct string, view func(*domain.Link) any) {
-	if s.cfg.Pay == nil {
-		writeError(rc.ctx, errNoPay)
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-	defer cancel()
-	l, err := s.cfg.Pay.Link(ctx, acct, rc.params.get("id"))
-	if errors.Is(err, actors.ErrNoEntity) {
-		writeError(rc.ctx, domain.ErrNotFound("payment link"))
-		return
-	}
-	if err != nil {
-		rc.engineError(err)
-		return
-	}
-	writeJSON(rc, 200, view(l))
+	deskRead(rc, s.cfg.Pay != nil, errNoPay, "payment link", func(ctx context.Context) (any, error) {
+		l, err := s.cfg.Pay.Link(ctx, acct, rc.params.get("id"))
+		if err != nil {
+			return nil, err
+		}
+		return view(l), nil
+	})
 }
 
 // payLink is POST /pay/{id}/submit: no key and no Idempotency-Key; it is

@@ -18,11 +18,17 @@ func (s *Server) hookWrite(rc *reqCtx, req any, optional bool, run func(context.
 	deskWrite(rc, s.cfg.Webhooks != nil, errNoWebhooks, req, optional, run)
 }
 
-// hookRead runs a webhook read with the request's deadline; ErrNoEntity is
-// 404 (what names the record).
+// hookRead is deskRead for the webhook desk.
 func (s *Server) hookRead(rc *reqCtx, what string, read func(context.Context) (any, error)) {
-	if s.cfg.Webhooks == nil {
-		writeError(rc.ctx, errNoWebhooks)
+	deskRead(rc, s.cfg.Webhooks != nil, errNoWebhooks, what, read)
+}
+
+// deskRead answers a desk's read with the request's deadline: without the
+// desk (unit tests) missing; ErrNoEntity is 404 (what names the record);
+// []byte is sent as it is (an event, as delivered), anything else as JSON.
+func deskRead(rc *reqCtx, configured bool, missing *domain.Error, what string, read func(context.Context) (any, error)) {
+	if !configured {
+		writeError(rc.ctx, missing)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
@@ -34,7 +40,7 @@ func (s *Server) hookRead(rc *reqCtx, what string, read func(context.Context) (a
 	case err != nil:
 		rc.engineError(err)
 	default:
-		if raw, ok := v.([]byte); ok { // an event: its bytes, as delivered
+		if raw, ok := v.([]byte); ok {
 			writeReply(rc.ctx, domain.Reply{Status: 200, Body: raw})
 			return
 		}
