@@ -3,6 +3,8 @@ package secret
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,11 +110,14 @@ func TestLoadMasterKeyFileMode(t *testing.T) {
 			p := writeFile(t, testKeyText()+"\n", tc.mode)
 			st, err := os.Stat(p)
 			require.NoError(t, err)
-			if st.Mode() != tc.mode {
-				t.Skipf("this file system stores %v for %v", st.Mode(), tc.mode)
+			ok, show := tc.ok, tc.show
+			if got := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != tc.mode {
+				// The file system did not keep every bit asked for (a
+				// special bit dropped): judge the mode it stored.
+				ok, show = got == keyFileMode, fmt.Sprintf("%#o", octal(got))
 			}
 			s, err := LoadMasterKey("", p)
-			if tc.ok {
+			if ok {
 				require.NoError(t, err)
 				requireSameKey(t, s)
 				return
@@ -120,7 +125,7 @@ func TestLoadMasterKeyFileMode(t *testing.T) {
 			require.Error(t, err)
 			require.Nil(t, s)
 			require.ErrorContains(t, err, p, "the message names the file")
-			require.ErrorContains(t, err, tc.show, "the message names the mode")
+			require.ErrorContains(t, err, show, "the message names the mode")
 			require.ErrorContains(t, err, "want 0600")
 		})
 	}
