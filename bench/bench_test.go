@@ -370,3 +370,13 @@ func TestSharedHist(t *testing.T) {
 	require.InDelta(t, 3.999, l.MaxMs, 1e-9)
 	require.InDelta(t, 2.0, l.P50Ms, 0.02)
 }
+
+func TestCPUShare(t *testing.T) {
+	s := cpuUse{gen: 2 * time.Second, server: 4 * time.Second, sys: 10 * time.Second}.share(1000, 5)
+	require.Equal(t, cpuShare{GenUs: 2000, GenCores: 0.4, ServerUs: 4000, ServerCores: 0.8, OtherCores: 0.8}, s)
+	s = cpuUse{gen: time.Second, server: -1, sys: -1}.share(10, 2)
+	require.Equal(t, cpuShare{GenUs: 100_000, GenCores: 0.5, OtherCores: -1}, s, "unknown server and machine")
+	s = cpuUse{gen: time.Second, server: time.Second, sys: time.Second}.share(10, 1)
+	require.Zero(t, s.OtherCores, "never below zero")
+	require.Equal(t, cpuShare{OtherCores: -1}, cpuUse{}.share(10, 0), "no window")
+}

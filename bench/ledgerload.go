@@ -224,26 +224,15 @@ func RunList(l ListLoad) (*ListResult, error) {
 
 func (r *ListResult) finish() {
 	r.Latency = r.hist.Summary()
-	r.Rate, r.GeneratorCPUUs, r.ServerCPUUs, r.ServerCores, r.BodyBytes = 0, 0, 0, 0, 0
+	r.Rate, r.BodyBytes = 0, 0
 	if r.Seconds > 0 {
 		r.Rate = float64(r.OK) / r.Seconds
 	}
 	if r.OK > 0 && r.Seconds > 0 {
 		r.BodyBytes = float64(r.bodyBytes) / float64(r.OK)
-		r.GeneratorCPUUs = r.genCPU.Seconds() * 1e6 / float64(r.OK)
-		if r.serverCPU >= 0 {
-			r.ServerCPUUs = r.serverCPU.Seconds() * 1e6 / float64(r.OK)
-			r.ServerCores = r.serverCPU.Seconds() / r.Seconds
-		}
 	}
-	r.OtherCores = -1
-	if r.sysCPU >= 0 && r.Seconds > 0 {
-		own := r.genCPU
-		if r.serverCPU > 0 {
-			own += r.serverCPU
-		}
-		r.OtherCores = max(0, (r.sysCPU-own).Seconds()/r.Seconds)
-	}
+	c := cpuUse{r.genCPU, r.serverCPU, r.sysCPU}.share(r.OK, r.Seconds)
+	r.GeneratorCPUUs, r.ServerCPUUs, r.ServerCores, r.OtherCores = c.GenUs, c.ServerUs, c.ServerCores, c.OtherCores
 }
 
 // MergeLists combines list results: counts, windows and CPU add up,

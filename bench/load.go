@@ -378,26 +378,12 @@ func RunLoad(l Load) (*LoadResult, error) {
 func (res *LoadResult) finish() {
 	res.TooMany = res.Status["429"]
 	res.Latency = res.hist.Summary()
-	res.Rate, res.GeneratorCPUUs, res.GeneratorCores, res.ServerCPUUs, res.ServerCores = 0, 0, 0, 0, 0
+	res.Rate = 0
 	if res.Seconds > 0 {
 		res.Rate = float64(res.OK) / res.Seconds
 	}
-	if res.OK > 0 && res.Seconds > 0 {
-		res.GeneratorCPUUs = res.genCPU.Seconds() * 1e6 / float64(res.OK)
-		res.GeneratorCores = res.genCPU.Seconds() / res.Seconds
-		if res.serverCPU >= 0 {
-			res.ServerCPUUs = res.serverCPU.Seconds() * 1e6 / float64(res.OK)
-			res.ServerCores = res.serverCPU.Seconds() / res.Seconds
-		}
-	}
-	res.OtherCores = -1
-	if res.sysCPU >= 0 && res.Seconds > 0 {
-		own := res.genCPU
-		if res.serverCPU > 0 {
-			own += res.serverCPU
-		}
-		res.OtherCores = max(0, (res.sysCPU-own).Seconds()/res.Seconds)
-	}
+	c := cpuUse{res.genCPU, res.serverCPU, res.sysCPU}.share(res.OK, res.Seconds)
+	res.GeneratorCPUUs, res.GeneratorCores, res.ServerCPUUs, res.ServerCores, res.OtherCores = c.GenUs, c.GenCores, c.ServerUs, c.ServerCores, c.OtherCores
 }
 
 // MergeResults combines the rounds of one phase: counts, windows and CPU

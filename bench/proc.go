@@ -172,3 +172,34 @@ func (p *Proc) Exited() bool {
 		return false
 	}
 }
+
+// cpuUse is the CPU one load window cost: the generator's, the server's
+// (-1: unknown) and the whole machine's (-1: unknown).
+type cpuUse struct{ gen, server, sys time.Duration }
+
+// cpuShare is a cpuUse per OK answer and in cores over the window.
+// ServerUs and ServerCores stay 0 when the server's CPU is unknown;
+// OtherCores, what the rest of the machine used, is -1 when unknown.
+type cpuShare struct{ GenUs, GenCores, ServerUs, ServerCores, OtherCores float64 }
+
+// share renders u for ok answers in secs seconds.
+func (u cpuUse) share(ok int64, secs float64) cpuShare {
+	s := cpuShare{OtherCores: -1}
+	if secs <= 0 {
+		return s
+	}
+	if ok > 0 {
+		s.GenUs, s.GenCores = u.gen.Seconds()*1e6/float64(ok), u.gen.Seconds()/secs
+		if u.server >= 0 {
+			s.ServerUs, s.ServerCores = u.server.Seconds()*1e6/float64(ok), u.server.Seconds()/secs
+		}
+	}
+	if u.sys >= 0 {
+		own := u.gen
+		if u.server > 0 {
+			own += u.server
+		}
+		s.OtherCores = max(0, (u.sys-own).Seconds()/secs)
+	}
+	return s
+}

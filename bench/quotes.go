@@ -294,24 +294,15 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 		res.FirstProblem = *p
 	}
 	res.Rate = float64(res.OK) / res.WindowS
-	secs := t1.Sub(t0).Seconds()
-	genCPU := gen1 - gen0
-	if res.OK > 0 && secs > 0 {
-		res.GeneratorCPUUs = genCPU.Seconds() * 1e6 / float64(res.OK)
-		res.GeneratorCores = genCPU.Seconds() / secs
-		if l.ServerPID > 0 && srvErr == nil {
-			res.ServerCPUUs = (srv1 - srv0).Seconds() * 1e6 / float64(res.OK)
-			res.ServerCores = (srv1 - srv0).Seconds() / secs
-		}
+	use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
+	if l.ServerPID > 0 && srvErr == nil {
+		use.server = srv1 - srv0
 	}
-	res.OtherCores = -1
-	if sys0 >= 0 && sys1 >= 0 && secs > 0 {
-		own := genCPU
-		if l.ServerPID > 0 && srvErr == nil {
-			own += srv1 - srv0
-		}
-		res.OtherCores = max(0, (sys1-sys0-own).Seconds()/secs)
+	if sys0 >= 0 && sys1 >= 0 {
+		use.sys = sys1 - sys0
 	}
+	c := use.share(res.OK, t1.Sub(t0).Seconds())
+	res.GeneratorCPUUs, res.GeneratorCores, res.ServerCPUUs, res.ServerCores, res.OtherCores = c.GenUs, c.GenCores, c.ServerUs, c.ServerCores, c.OtherCores
 	return res, nil
 }
 
@@ -472,10 +463,16 @@ type QuoteSetup struct {
 	Seconds         float64 `json:"setup_s"`
 }
 
-// quoteRequest is POST /fx/quotes with the next key of ks; every request
-// is made unique with a per-key `_r` query parameter (the contract lets
-// servers ignore unknown ones), as the server refuses replays.
+// quoteRequest is POST /fx/quotes with the next key of ks.
 func quoteRequest(ks *KeySet) func(int64, *OpenReq) bool {
+	return uniquePOST(ks, quotesPath, quoteBody)
+}
+
+// uniquePOST is an open-loop request: POST path (with body, if any) with
+// the next key of ks, made unique with a per-key `_r` query parameter (the
+// contract lets servers ignore unknown ones), as the server refuses
+// replays.
+func uniquePOST(ks *KeySet, path, body string) func(int64, *OpenReq) bool {
 	return func(_ int64, r *OpenReq) bool {
 		k := ks.pick()
 		if k == nil {
@@ -484,9 +481,9 @@ func quoteRequest(ks *KeySet) func(int64, *OpenReq) bool {
 		}
 		seq := k.seq.Add(1) - 1
 		r.Method, r.Key = "POST", k
-		r.Target = append(append(r.Target, quotesPath...), "?_r="...)
+		r.Target = append(append(r.Target, path...), "?_r="...)
 		r.Target = strconv.AppendUint(r.Target, seq, 10)
-		r.Body = append(r.Body, quoteBody...)
+		r.Body = append(r.Body, body...)
 		return true
 	}
 }

@@ -684,16 +684,9 @@ func (c *ctlClients) do(ctx context.Context, method, target string, body []byte,
 	return r.Body, nil
 }
 
-// attemptRow is a row of GET /webhooks/{id}/deliveries.
-type attemptRow struct {
-	ID         string  `json:"id"`
-	EventID    string  `json:"event_id"`
-	Attempt    int     `json:"attempt"`
-	StatusCode *int    `json:"status_code"`
-	Error      *string `json:"error"`
-	DurationMs int64   `json:"duration_ms"`
-	At         string  `json:"at"`
-}
+// attemptRow is a row of GET /webhooks/{id}/deliveries, as the server
+// renders it.
+type attemptRow = domain.AttemptView
 
 // listAttempts reads every attempt row of an endpoint.
 func (c *ctlClients) listAttempts(ctx context.Context, ep string) ([]attemptRow, error) {
@@ -1120,18 +1113,7 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 		rate, cfg.Warmup, cfg.Duration, inflight, webhookReenableEvery)
 	ph.Tests, err = RunOpen(OpenLoad{Name: "webhook-tests", Addr: fx.Addr(), Rate: rate, Warmup: cfg.Warmup, Duration: cfg.Duration,
 		MaxInFlight: inflight, WantStatus: 202, ServerPID: fx.PID(), Progress: logw, OnWindow: onWindow,
-		Request: func(_ int64, r *OpenReq) bool {
-			k := tks.pick()
-			if k == nil {
-				r.Skip = "every key's budget is spent"
-				return false
-			}
-			seq := k.seq.Add(1) - 1
-			r.Method, r.Key = "POST", k
-			r.Target = append(append(r.Target, target...), "?_r="...)
-			r.Target = strconv.AppendUint(r.Target, seq, 10)
-			return true
-		},
+		Request: uniquePOST(tks, target, ""),
 		OnAnswerAt: func(i int64, body []byte, sent, end time.Time) {
 			var v struct {
 				DeliveryID string `json:"delivery_id"`
@@ -1287,19 +1269,15 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 		if first := recv.firstArrivalAfter(t0); !first.IsZero() {
 			dr.FirstArrivalMs = ms(int64(first.Sub(t0)))
 		}
-		if secs := t1.Sub(t0).Seconds(); dr.Delivered > 0 && secs > 0 {
-			dr.GeneratorCPUUs = (gen1 - gen0).Seconds() * 1e6 / float64(dr.Delivered)
-			own := gen1 - gen0
-			if srvErr == nil {
-				dr.ServerCPUUs = (srv1 - srv0).Seconds() * 1e6 / float64(dr.Delivered)
-				dr.ServerCores = (srv1 - srv0).Seconds() / secs
-				own += srv1 - srv0
-			}
-			dr.OtherCores = -1
-			if sys0 >= 0 && sys1 >= 0 {
-				dr.OtherCores = max(0, (sys1-sys0-own).Seconds()/secs)
-			}
+		use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
+		if srvErr == nil {
+			use.server = srv1 - srv0
 		}
+		if sys0 >= 0 && sys1 >= 0 {
+			use.sys = sys1 - sys0
+		}
+		c := use.share(dr.Delivered, t1.Sub(t0).Seconds())
+		dr.GeneratorCPUUs, dr.ServerCPUUs, dr.ServerCores, dr.OtherCores = c.GenUs, c.ServerUs, c.ServerCores, c.OtherCores
 		if pprofDone != nil {
 			if err := <-pprofDone; err != nil {
 				note("pprof of the drain: %v", err)
