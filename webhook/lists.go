@@ -100,43 +100,19 @@ func (d *Desk) ListDeliveries(ctx context.Context, acct, id string, p domain.Pag
 		if dl == nil || len(dl.Attempts) == 0 {
 			return nil // not attempted yet: no row
 		}
-		if len(page.Data) > 0 && len(page.Data)+len(dl.Attempts) > p.Limit {
-			page.HasMore = true
+		if n := len(page.Data); n >= p.Limit || n > 0 && n+len(dl.Attempts) > p.Limit {
+			page.HasMore = true // an attempted delivery follows the page
 			return full
 		}
 		page.Data = append(page.Data, domain.ViewAttempts(ref.Event, dl)...)
-		if len(page.Data) >= p.Limit {
-			return full // a next page exists only if another attempted delivery follows
-		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, full) {
 		return page, err
-	}
-	if errors.Is(err, full) && !page.HasMore {
-		page.HasMore = d.moreAttempted(ctx, id, page)
 	}
 	if page.HasMore {
 		last := page.Data[len(page.Data)-1].ID
 		page.NextCursor = &last
 	}
 	return page, nil
-}
-
-// moreAttempted reports whether a delivery with attempts follows the page.
-func (d *Desk) moreAttempted(ctx context.Context, id string, page domain.ListView[domain.AttemptView]) bool {
-	more := false
-	stop := errors.New("stop")
-	_ = d.e.Deliveries(ctx, id, page.Data[len(page.Data)-1].ID, 1<<30, func(ref snapshot.DeliveryRef) error {
-		r, err := d.e.Row(ctx, domain.KindEvent, ref.Event, "")
-		if err != nil {
-			return err
-		}
-		if dl := r.(*domain.WebhookEvent).Delivery(ref.Delivery); dl != nil && len(dl.Attempts) > 0 {
-			more = true
-			return stop
-		}
-		return nil
-	})
-	return more
 }
