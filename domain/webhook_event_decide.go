@@ -39,9 +39,7 @@ type RecordAttempt struct {
 
 // AbandonDelivery fails a pending delivery without an attempt (its
 // endpoint was deleted).
-type AbandonDelivery struct {
-	Delivery, Reason string
-}
+type AbandonDelivery struct{ Delivery string }
 
 func (FanOut) Target() Kind          { return KindEvent }
 func (CreateTest) Target() Kind      { return KindEvent }

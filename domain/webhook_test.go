@@ -225,7 +225,7 @@ func TestEventTestAndAbandon(t *testing.T) {
 	require.JSONEq(t, `{"delivery_id":"dlv_t"}`, string(r[0].Body))
 	require.JSONEq(t, `{"id":"evt_000009","type":"webhook.test","created_at":"`+t0RFC+`","api_version":"1.0.0","data":{"object":{"endpoint_id":"wh_000001"}}}`, string(s.Event.Body))
 	require.True(t, s.Event.FannedOut)
-	r = runEntity(t, c, s, AbandonDelivery{Delivery: "dlv_t", Reason: "endpoint deleted"}, AbandonDelivery{Delivery: "dlv_t"})
+	r = runEntity(t, c, s, AbandonDelivery{Delivery: "dlv_t"}, AbandonDelivery{Delivery: "dlv_t"})
 	require.Equal(t, []int{200, 409}, statuses(r))
 	require.Equal(t, DeliveryFailed, s.Event.Delivery("dlv_t").State)
 

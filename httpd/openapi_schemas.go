@@ -641,7 +641,7 @@ func openAPISchemas() obj {
 			"event_id":    id("evt_", "The event delivered (the webhook-id header)."),
 			"attempt":     obj{"type": "integer", "minimum": 1, "description": "1 for the first attempt."},
 			"status_code": obj{"type": []string{"integer", "null"}, "minimum": 100, "maximum": 599, "description": "The receiver's HTTP status; null on a transport error (refused by the SSRF screen, connection, TLS, timeout)."},
-			"error":       orNull(tString("Why the attempt failed: a non-2xx status, \"redirect not followed\", a timeout, the screen's reason, \"endpoint deleted\"; null on success.")),
+			"error":       orNull(tString("Why the attempt failed without a usable answer: \"redirect not followed\" (with the 3xx status), a timeout, a refused or reset connection, the SSRF screen's reason; null when the receiver answered otherwise (status_code says how).")),
 			"duration_ms": obj{"type": "integer", "minimum": 0, "description": "Milliseconds from the start of the attempt to its outcome."},
 			"at":          dateTime("When the attempt started."),
 		}, "id", "event_id", "attempt", "status_code", "error", "duration_ms", "at"),

@@ -62,7 +62,7 @@ func (s *sender) attempt(ctx context.Context, p *pending) error {
 
 // abandon fails a pending delivery of a deleted endpoint.
 func (s *sender) abandon(ctx context.Context, p *pending) error {
-	_, err := s.d.e.Exec(ctx, p.ev.ID, domain.Request{Cmd: domain.AbandonDelivery{Delivery: p.dlv, Reason: "endpoint deleted"}})
+	_, err := s.d.e.Exec(ctx, p.ev.ID, domain.Request{Cmd: domain.AbandonDelivery{Delivery: p.dlv}})
 	if err != nil {
 		return fmt.Errorf("webhook: abandon %s: %w", p.dlv, err)
 	}

@@ -81,7 +81,7 @@ func (d *Desk) UpdateEndpoint(ctx context.Context, acct, id string, req Endpoint
 }
 
 // DeleteEndpoint is DELETE /webhooks/{id}; its pending deliveries are
-// abandoned (failed, "endpoint deleted").
+// abandoned (failed, never attempted again).
 func (d *Desk) DeleteEndpoint(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
 	return d.exec(ctx, id, domain.DeleteEndpoint{Account: acct}, idem)
 }
