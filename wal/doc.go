@@ -6,21 +6,27 @@
 // # Durability contract
 //
 // Append returns an index only after the entry, and every entry before it,
-// has been written and synced with fdatasync (through kernel AIO where the
-// kernel has it; see fsync_linux.go), and the directory fsynced if the
-// entry started a new segment file. A caller may therefore acknowledge a request
-// (send its 2xx) as soon as Append returns. Enqueue's done callback carries
-// the same guarantee. LastIndex, Read and Scan only ever show durable
-// entries.
+// has been written and synced with fdatasync (see fsync.go), and the
+// directory fsynced if the entry started a new segment file. A caller may
+// therefore acknowledge a request (send its 2xx) as soon as Append returns.
+// Enqueue's done callback carries the same guarantee. LastIndex, Read and
+// Scan only ever show durable entries.
 //
-// Appends are group-committed: one writer goroutine writes everything that
-// arrived during the previous write+fsync as one batch with one fsync.
+// Appends are group-committed and pipelined: one writer goroutine writes
+// what arrived as one batch with one fsync, and while that fsync runs it
+// already frames and writes the next batch, so that the next fsync starts
+// as soon as this one completes; only then does it acknowledge this one
+// (writer.go, "Pipeline"). A batch is acknowledged only after an fsync
+// that was started after its own write returned; one fsync runs at a time,
+// and acknowledgements come in index order.
 //
 // A failed write or fsync is fatal: Options.OnFatal is called once (by
-// default the process exits with status 3) and every later append fails
-// with ErrFailed. The fsync is never retried: after a failed fsync Linux may
-// have dropped the dirty pages, and a second fsync can succeed without them
-// ("fsyncgate"). Recovery is a restart, which re-reads what is on disk.
+// default the process exits with status 3), every later append fails with
+// ErrFailed, and nothing not yet acknowledged ever is, not even a batch
+// whose fsync completes after the failure. The fsync is never retried, nor
+// is another one started: after a failed fsync Linux may have dropped the
+// dirty pages, and a second fsync can succeed without them ("fsyncgate").
+// Recovery is a restart, which re-reads what is on disk.
 //
 // # Frame format
 //
@@ -54,8 +60,10 @@
 // ErrCorrupt. Earlier segments are verified as they are read (Read, Scan) and
 // in full by Verify.
 //
-// A crash while the last batch was being written can, on some file systems,
-// persist later pages of that batch but not earlier ones. Open then sees a
+// A crash before the last batches were durable can, on some file systems,
+// persist later pages of them but not earlier ones. With the pipeline the
+// bytes not yet durable span up to two batches (the one being fsynced and
+// the one written behind it), never an acknowledged entry. Open then sees a
 // valid frame after damage and refuses rather than cut: it cannot tell that
 // from damage to acknowledged entries. That case needs a person (with
 // Verify's report) to decide whether to cut by hand.

@@ -11,4 +11,4 @@ import (
 func fdatasync(f *os.File) error { return f.Sync() }
 
 // newAIOSyncer: kernel AIO fsync is Linux only.
-func newAIOSyncer() (syncer, error) { return nil, errors.New("not linux") }
+func newAIOSyncer(chan struct{}) (syncer, error) { return nil, errors.New("not linux") }

@@ -65,9 +65,10 @@ type Options struct {
 	// Logf, if set, receives one line per notable event (repair, segment
 	// removal, fatal error) as "wal: what key=value ...".
 	Logf func(format string, args ...any)
-	// Sync chooses how the writer makes a batch durable: SyncAuto (kernel
-	// AIO where available, see fsync_linux.go) or SyncPlain (fdatasync on
-	// the writer goroutine). Both give the same guarantee.
+	// Sync chooses how the writer makes a batch durable: SyncAuto (the
+	// default, today SyncPlain), SyncPlain (fdatasync on a goroutine of its
+	// own) or SyncAIO (kernel AIO where available, see fsync_linux.go). All
+	// give the same guarantee.
 	Sync string
 	// OnDurable, if set, is called on the writer goroutine after every
 	// durable batch, before the batch's callers learn of it, with the
@@ -122,20 +123,38 @@ type Log struct {
 	last      atomic.Uint64 // last durable index; moved only by the writer
 	committed chan struct{} // 1-buffered; signalled after each durable batch
 	batches   atomic.Uint64 // durable batches (one fsync each) since Open
+	tailSize  atomic.Int64  // tailBytes, for TailBytes
 
 	q queue // appends waiting for the writer (writer.go)
 
 	// Owned by the writer goroutine (writer.go).
-	twBatch   tidwall.Batch // reused for every batch
-	scratch   []byte        // frame being built; reused
-	payloads  [][]byte      // the batch handed to OnDurable; reused
-	prevCRC   uint32        // crc of the last written frame
-	tail      *os.File      // tidwall's tail segment, opened read-only to stat it
-	tailBytes int64         // size of that file as tidwall sees it
-	syncer    syncer        // how syncTail makes the tail durable
-	syncTail  func() error  // fsync of the tail segment; tests inject failures
-	fatalOnce sync.Once
-	stopped   chan struct{} // closed when the writer goroutine returns
+	twBatch        tidwall.Batch // reused for every batch
+	scratch        []byte        // frame being built; reused
+	payloads       [][]byte      // the batch handed to OnDurable; reused
+	prevCRC        uint32        // crc of the last written (not necessarily durable) frame
+	written        uint64        // last index written to tidwall (not necessarily durable)
+	tail           *os.File      // tidwall's tail segment, opened read-only to stat and sync it
+	tailBytes      int64         // size of that file as tidwall sees it
+	tailEntries    int64         // entries in it
+	syncer         syncer        // how the tail is made durable
+	inflight       *batch        // fsync started, not collected; see writer.go, "Pipeline"
+	inflightSyncer syncer        // the syncer inflight's fsync runs on
+	ready          *batch        // written, fsync not started
+	lastLen        int           // entries in the batch acknowledged last (takeGrown)
+	takeBase       int           // queue length when inflight's fsync was started (takeGrown)
+	werr           error         // the first write/fsync error (the writer's copy of q.failed)
+	syncKick       chan struct{} // 1-buffered: every syncer's wait listens on it (kickWriter)
+	fatalOnce      sync.Once
+	stopped        chan struct{} // closed when the writer goroutine returns
+
+	// Test seams, nil in production; set before the append they concern
+	// (the queue's mutex orders that before the writer reads them).
+	// syncHook runs in place of the fsync of batch first..last (on a
+	// goroutine of its own) and may call sync, the real one. writeHook
+	// runs on the writer once a batch is written and the tail checked,
+	// before the directory fsync; an error from it is a failed write.
+	syncHook  func(first, last uint64, sync func() error) error
+	writeHook func(first, last uint64) error
 
 	// readMu serializes tidwall reads: tidwall's Read loads and evicts
 	// cached segments under its read lock, which races between concurrent
@@ -199,12 +218,13 @@ func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, er
 	if err != nil {
 		return nil, rep, fmt.Errorf("tidwall: %w", err)
 	}
-	sy, err := newSyncer(opts.Sync, opts.Logf)
+	kick := make(chan struct{}, 1)
+	sy, err := newSyncer(opts.Sync, opts.Logf, kick)
 	if err != nil {
 		tw.Close()
 		return nil, rep, err
 	}
-	l, err := newLog(dir, opts, tw, lock, tail, sy)
+	l, err := newLog(dir, opts, tw, lock, tail, sy, kick)
 	if err != nil {
 		sy.close()
 		tw.Close()
@@ -214,7 +234,7 @@ func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, er
 	return l, rep, nil
 }
 
-func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailState, sy syncer) (*Log, error) {
+func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailState, sy syncer, kick chan struct{}) (*Log, error) {
 	first, err := tw.FirstIndex()
 	if err != nil {
 		return nil, err
@@ -247,23 +267,26 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 		return nil, err
 	}
 	l := &Log{
-		dir:       dir,
-		opts:      opts,
-		tw:        tw,
-		lock:      lock,
-		committed: make(chan struct{}, 1),
-		prevCRC:   tail.lastCRC,
-		tail:      tailFile,
-		tailBytes: st.Size(),
-		syncer:    sy,
-		stopped:   make(chan struct{}),
+		dir:         dir,
+		opts:        opts,
+		tw:          tw,
+		lock:        lock,
+		committed:   make(chan struct{}, 1),
+		prevCRC:     tail.lastCRC,
+		tail:        tailFile,
+		tailBytes:   st.Size(),
+		tailEntries: int64(max(last+1, segs[len(segs)-1].first) - segs[len(segs)-1].first),
+		syncer:      sy,
+		syncKick:    kick,
+		stopped:     make(chan struct{}),
 	}
 	// tidwall's own Sync would fsync its file handle; syncing ours (the
 	// same inode, opened by the name tidwall writes; checkTail checks its
 	// size against tidwall's after every batch) lets the syncer choose how.
-	l.syncTail = func() error { return l.syncer.sync(l.tail) }
 	l.first.Store(first)
 	l.last.Store(last)
+	l.tailSize.Store(l.tailMemory())
+	l.written = last
 	l.q.init(last + 1)
 	return l, nil
 }
@@ -283,6 +306,35 @@ func (l *Log) LastIndex() uint64 { return l.last.Load() }
 // one fsync each: LastIndex's growth divided by it is the mean group-commit
 // size.
 func (l *Log) Batches() uint64 { return l.batches.Load() }
+
+// TailBytes is about the heap the log library holds for the tail
+// segment: tidwall/wal keeps the whole tail segment in memory (its bytes,
+// regrown while writing, and a 16-byte position per entry), up to
+// Options.SegmentSize and its entries, whatever the number of records or
+// accounts.
+func (l *Log) TailBytes() int64 { return l.tailSize.Load() }
+
+// tailMemory is what TailBytes reports, from the writer's model of the
+// tail segment.
+func (l *Log) tailMemory() int64 { return l.tailBytes + tidwallPosBytes*l.tailEntries }
+
+// tidwallPosBytes is the size of tidwall v1.2.1's per-entry position
+// (bpos: two ints) in its in-memory copy of a segment.
+const tidwallPosBytes = 16
+
+// DropReadCache frees the segments tidwall cached for reads (Scan): up to
+// two whole segments, kept after recovery for as long as the process
+// lives unless dropped. Call it once the reading is done; a later Scan
+// reads them again.
+func (l *Log) DropReadCache() {
+	l.readMu.Lock() // reads load and evict cached segments (readRaw)
+	defer l.readMu.Unlock()
+	if !l.readsClosed {
+		// Bytes a reader already holds stay valid: the cache only lets go
+		// of them. It fails only on a corrupt log, which Scan reports.
+		_ = l.tw.ClearCache()
+	}
+}
 
 // Committed returns a 1-buffered channel that receives after every durable
 // batch. A tailing reader waits on it, then Scans from where it left off; a

@@ -14,7 +14,7 @@ import (
 )
 
 // TestFsyncFailureIsFatal injects an fsync error through the writer's sync
-// hook (the only test seam): the batch fails, OnFatal runs once, and the log
+// hook: the batch fails, OnFatal runs once, and the log
 // refuses everything after, without ever calling fsync again.
 func TestFsyncFailureIsFatal(t *testing.T) {
 	dir := t.TempDir()
@@ -32,7 +32,7 @@ func TestFsyncFailureIsFatal(t *testing.T) {
 	appendN(t, l, 5)
 
 	var syncs atomic.Int32
-	l.syncTail = func() error { // set before the next Append: no race with the writer
+	l.syncHook = func(_, _ uint64, _ func() error) error { // set before the next Append: no race with the writer
 		syncs.Add(1)
 		return syscall.EIO
 	}
@@ -88,7 +88,7 @@ func TestEnqueueFailureSkipsDone(t *testing.T) {
 	fatal := make(chan error, 1)
 	l, _, err := Open(t.TempDir(), Options{Logf: t.Logf, OnFatal: func(err error) { fatal <- err }})
 	require.NoError(t, err)
-	l.syncTail = func() error { return syscall.EIO }
+	l.syncHook = func(_, _ uint64, _ func() error) error { return syscall.EIO }
 	require.NoError(t, l.Enqueue([]byte("x"), func(uint64) { t.Error("done called for a failed batch") }))
 	select {
 	case err := <-fatal:
@@ -118,7 +118,7 @@ func benchAppendParallel(b *testing.B, par int, stubFsync bool) {
 	l, _, err := Open(b.TempDir(), Options{Logf: b.Logf, OnFatal: func(err error) { b.Error(err) }})
 	require.NoError(b, err)
 	if stubFsync {
-		l.syncTail = func() error { return nil }
+		l.syncHook = func(_, _ uint64, _ func() error) error { return nil }
 	}
 	payload := bytes.Repeat([]byte("p"), 100)
 	var batches atomic.Int64
