@@ -9,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/fxd-labs/fxd/chain/amm"
 	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/domain"
 )
@@ -67,17 +66,23 @@ type QuoteView struct {
 const rateDecimals = 8
 
 func (q *Quote) view(decimals int) QuoteView {
+	return q.viewWith(q.Taker.Hex(), formatAmount(q.AmountIn, decimals), domain.RFC3339(q.ExpiresAt), decimals)
+}
+
+// viewWith is view with the strings every quote of one request shares
+// (its taker, amount_in and expires_at) rendered once by the caller. The
+// view's provider points at q's: a quote is not changed once made.
+func (q *Quote) viewWith(taker, amountIn, expiresAt string, decimals int) QuoteView {
 	v := QuoteView{
-		ID: q.ID, Route: q.Route, Firm: q.Route == domain.RouteRFQ, Taker: q.Taker.Hex(),
+		ID: q.ID, Route: q.Route, Firm: q.Route == domain.RouteRFQ, Taker: taker,
 		FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
-		AmountIn:  domain.FormatAmount(q.AmountIn, decimals),
-		AmountOut: domain.FormatAmount(q.AmountOut, decimals),
+		AmountIn:  amountIn,
+		AmountOut: formatAmount(q.AmountOut, decimals),
 		Rate:      formatRatio(q.AmountOut, q.AmountIn),
-		ExpiresAt: domain.RFC3339(q.ExpiresAt),
+		ExpiresAt: expiresAt,
 	}
 	if q.Provider != "" {
-		p := q.Provider
-		v.Provider = &p
+		v.Provider = &q.Provider
 	}
 	return v
 }
@@ -163,12 +168,4 @@ func (b *book) sweep(now time.Time) int {
 	}
 	b.count.Add(-int64(n))
 	return n
-}
-
-// formatRatio renders num/den with rateDecimals decimals, rounded down.
-func formatRatio(num, den *big.Int) string {
-	if den.Sign() == 0 {
-		return "0"
-	}
-	return amm.FormatRate(new(big.Rat).SetFrac(num, den), rateDecimals)
 }

@@ -12,9 +12,10 @@ package fx
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -75,9 +76,13 @@ type Desk struct {
 	book    *book
 	tokens  map[string]common.Address // symbol → token
 	symbols map[common.Address]string
-	track   *tracker
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	maxIn   map[string]*big.Int // symbol → the largest amount quoted (maxQuoteUnits)
+	// offerers are the makers that price on the asking goroutine (nil
+	// for a maker that must be asked through its actor).
+	offerers []maker.Offerer
+	track    *tracker
+	stop     chan struct{}
+	wg       sync.WaitGroup
 }
 
 // New builds a desk. It does not touch the chain.
@@ -99,15 +104,21 @@ func New(cfg Config) *Desk {
 	}
 	d := &Desk{
 		cfg: cfg, e: cfg.Engine, ch: cfg.Chain, chain: cfg.Chain.Client, book: newBook(),
-		domain:  eip712.Domain{ChainID: cfg.Chain.ChainID, Permit2: cfg.Chain.Contracts.Permit2},
-		tokens:  map[string]common.Address{},
-		symbols: map[common.Address]string{},
-		stop:    make(chan struct{}),
+		domain:   eip712.Domain{ChainID: cfg.Chain.ChainID, Permit2: cfg.Chain.Contracts.Permit2},
+		tokens:   map[string]common.Address{},
+		symbols:  map[common.Address]string{},
+		maxIn:    map[string]*big.Int{},
+		offerers: make([]maker.Offerer, len(cfg.Makers)),
+		stop:     make(chan struct{}),
 	}
 	for _, c := range domain.Currencies {
 		if a, ok := cfg.Chain.Contracts.Token(c.Symbol); ok {
 			d.tokens[c.Symbol], d.symbols[a] = a, c.Symbol
 		}
+		d.maxIn[c.Symbol] = new(big.Int).Mul(big.NewInt(maxQuoteUnits), pow10(c.Decimals))
+	}
+	for i, m := range cfg.Makers {
+		d.offerers[i], _ = m.(maker.Offerer)
 	}
 	d.track = newTracker(d)
 	return d
@@ -131,114 +142,189 @@ type QuotesView struct {
 // every maker's firm quote that arrives within makerDeadline; 502 when
 // neither rail quotes.
 func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (QuotesView, *domain.Error) {
-	from, err := domain.CurrencyBySymbol(req.FromCurrency)
+	p, err := d.parseQuote(req)
 	if err != nil {
 		return QuotesView{}, err
-	}
-	to, err := domain.CurrencyBySymbol(req.ToCurrency)
-	if err != nil {
-		return QuotesView{}, err
-	}
-	if from.Symbol == to.Symbol {
-		return QuotesView{}, domain.ErrInvalid("from_currency and to_currency must differ")
-	}
-	amountIn, err := domain.ParseAmount("amount", req.Amount, from.Decimals)
-	if err != nil {
-		return QuotesView{}, err
-	}
-	if amountIn.Sign() <= 0 || amountIn.Cmp(new(big.Int).Mul(big.NewInt(maxQuoteUnits), pow10(from.Decimals))) > 0 {
-		return QuotesView{}, domain.ErrInvalid("amount must be more than 0 and at most %d", maxQuoteUnits)
-	}
-	tokenIn, okIn := d.tokens[from.Symbol]
-	tokenOut, okOut := d.tokens[to.Symbol]
-	if !okIn || !okOut {
-		return QuotesView{}, domain.ErrUnsupportedAsset(from.Symbol + "/" + to.Symbol)
 	}
 	info, ierr := d.e.AccountInfo(ctx, acct)
 	if ierr != nil {
 		return QuotesView{}, domain.ErrUnavailable("account: %v", ierr)
 	}
-	taker, err := pickTaker(info, req.SourceWallet)
+	taker, takerHex, err := pickTaker(info, req.SourceWallet)
 	if err != nil {
 		return QuotesView{}, err
 	}
 	now := d.cfg.Clock().UTC().Round(0)
-	base := Quote{Account: acct, Taker: taker, FromCurrency: from.Symbol, ToCurrency: to.Symbol,
-		TokenIn: tokenIn, TokenOut: tokenOut, AmountIn: amountIn, CreatedAt: now, ExpiresAt: now.Add(QuoteTTL)}
-	quotes := d.rfqQuotes(ctx, base)
-	if pool, out, ok := d.cfg.Pools.Quote(tokenIn, tokenOut, amountIn); ok {
+	base := Quote{Account: acct, Taker: taker, FromCurrency: p.from.Symbol, ToCurrency: p.to.Symbol,
+		TokenIn: p.tokenIn, TokenOut: p.tokenOut, AmountIn: p.amountIn, CreatedAt: now, ExpiresAt: now.Add(QuoteTTL)}
+	// One allocation holds every quote of the request (they expire, and
+	// leave the book, together); the AMM's comes first.
+	quotes := make([]Quote, 0, 1+len(d.cfg.Makers))
+	if pool, out, ok := d.cfg.Pools.Quote(p.tokenIn, p.tokenOut, p.amountIn); ok {
 		q := base
 		q.ID, q.Route, q.Pool, q.AmountOut = d.e.NewID("q_", acct), domain.RouteAMM, pool, out
-		quotes = append([]*Quote{&q}, quotes...)
+		quotes = append(quotes, q)
 	}
+	quotes = d.rfqQuotes(ctx, &base, quotes)
 	if len(quotes) == 0 {
-		return QuotesView{}, domain.ErrNoQuote("no quote for %s %s → %s", req.Amount, from.Symbol, to.Symbol)
+		return QuotesView{}, domain.ErrNoQuote("no quote for %s %s → %s", req.Amount, p.from.Symbol, p.to.Symbol)
 	}
-	if !d.book.add(quotes) {
+	ptrs := make([]*Quote, len(quotes))
+	for i := range quotes {
+		ptrs[i] = &quotes[i]
+	}
+	if !d.book.add(ptrs) {
 		return QuotesView{}, domain.ErrUnavailable("quote book is full (%d quotes); retry later", MaxBookQuotes)
 	}
+	return viewQuotes(ptrs, takerHex, p.to.Decimals), nil
+}
+
+// viewQuotes is the answer for quotes (AMM first, then makers best first).
+func viewQuotes(quotes []*Quote, takerHex string, decimals int) QuotesView {
+	first := quotes[0]
+	amountIn, expiresAt := formatAmount(first.AmountIn, decimals), domain.RFC3339(first.ExpiresAt)
 	out := QuotesView{Quotes: make([]QuoteView, len(quotes))}
-	best := quotes[0]
+	best := first
 	for i, q := range quotes {
-		out.Quotes[i] = q.view(to.Decimals)
+		out.Quotes[i] = q.viewWith(takerHex, amountIn, expiresAt, decimals)
 		// The best pays the most; on a tie the firm quote wins.
 		if c := q.AmountOut.Cmp(best.AmountOut); c > 0 || c == 0 && q.Route == domain.RouteRFQ && best.Route != domain.RouteRFQ {
 			best = q
 		}
 	}
 	out.BestQuoteID = best.ID
-	return out, nil
+	return out
 }
 
-// pickTaker is the source wallet (a registered one) or the primary wallet.
-func pickTaker(info actors.AccountInfo, source *string) (common.Address, *domain.Error) {
+// quoteParams is a quote request checked against the desk's currencies.
+type quoteParams struct {
+	from, to          domain.Currency
+	tokenIn, tokenOut common.Address
+	amountIn          *big.Int
+}
+
+// parseQuote checks the pair and the amount (more than 0 and at most
+// maxQuoteUnits) of req.
+func (d *Desk) parseQuote(req QuoteRequest) (quoteParams, *domain.Error) {
+	var p quoteParams
+	var err *domain.Error
+	if p.from, err = domain.CurrencyBySymbol(req.FromCurrency); err != nil {
+		return p, err
+	}
+	if p.to, err = domain.CurrencyBySymbol(req.ToCurrency); err != nil {
+		return p, err
+	}
+	if p.from.Symbol == p.to.Symbol {
+		return p, domain.ErrInvalid("from_currency and to_currency must differ")
+	}
+	if p.amountIn, err = domain.ParseAmount("amount", req.Amount, p.from.Decimals); err != nil {
+		return p, err
+	}
+	if p.amountIn.Sign() <= 0 || p.amountIn.Cmp(d.maxIn[p.from.Symbol]) > 0 {
+		return p, domain.ErrInvalid("amount must be more than 0 and at most %d", maxQuoteUnits)
+	}
+	tokenIn, okIn := d.tokens[p.from.Symbol]
+	tokenOut, okOut := d.tokens[p.to.Symbol]
+	if !okIn || !okOut {
+		return p, domain.ErrUnsupportedAsset(p.from.Symbol + "/" + p.to.Symbol)
+	}
+	p.tokenIn, p.tokenOut = tokenIn, tokenOut
+	return p, nil
+}
+
+// pickTaker is the source wallet (a registered one) or the primary wallet,
+// and its EIP-55 text (the wallet table's key, so no checksum to compute).
+func pickTaker(info actors.AccountInfo, source *string) (common.Address, string, *domain.Error) {
 	if source != nil {
 		addr, err := domain.NormalizeAddress("source_wallet", *source)
 		if err != nil {
-			return common.Address{}, err
+			return common.Address{}, "", err
 		}
 		if info.Wallets[addr] == nil {
-			return common.Address{}, domain.ErrInvalid("source_wallet %s is not a registered wallet of this account", addr)
+			return common.Address{}, "", domain.ErrInvalid("source_wallet %s is not a registered wallet of this account", addr)
 		}
-		return common.HexToAddress(addr), nil
+		return common.HexToAddress(addr), addr, nil
 	}
 	p := info.Primary()
 	if p == "" {
-		return common.Address{}, domain.ErrInvalid("the account has no registered wallet: register one with POST /wallets first")
+		return common.Address{}, "", domain.ErrInvalid("the account has no registered wallet: register one with POST /wallets first")
 	}
-	return common.HexToAddress(p), nil
+	return common.HexToAddress(p), p, nil
 }
 
-// rfqQuotes asks every maker at once and keeps what arrives in time, in
-// maker order so the answer is deterministic.
-func (d *Desk) rfqQuotes(ctx context.Context, base Quote) []*Quote {
+// rfqQuotes appends every maker's firm quote to quotes, best first (in
+// maker order on a tie, so the answer is deterministic). Offerers price on
+// this goroutine from their snapshots; any other maker is asked through
+// its actor. Every maker is asked before any answer is awaited, and none
+// is awaited past makerDeadline.
+func (d *Desk) rfqQuotes(ctx context.Context, base *Quote, quotes []Quote) []Quote {
 	if len(d.cfg.Makers) == 0 {
-		return nil
+		return quotes
 	}
-	ctx, cancel := context.WithTimeout(ctx, makerDeadline)
-	defer cancel()
 	// The on-chain expiry covers the whole order: accept within the quote's
 	// life, then fund before the order's deadline.
 	expiry := uint64(base.ExpiresAt.Add(d.cfg.OrderDeadline).Unix())
-	// Every maker is asked before any answer is awaited: they quote in
-	// parallel, on their own actors, with no goroutine here per maker.
 	req := maker.Request{Taker: base.Taker, TokenIn: base.TokenIn, TokenOut: base.TokenOut, AmountIn: base.AmountIn, Expiry: expiry}
-	waits := make([]func() (*maker.Firm, error), len(d.cfg.Makers))
-	for i, m := range d.cfg.Makers {
-		waits[i] = m.QuoteAsync(ctx, req)
-	}
-	var out []*Quote
-	for _, wait := range waits {
-		f, err := wait()
-		if err != nil {
+	var buf [4]*maker.Firm
+	firms := d.firms(ctx, req, buf[:0])
+	first := len(quotes)
+	for _, f := range firms {
+		if f == nil {
 			continue
 		}
-		q := base
+		q := *base
 		q.ID, q.Route, q.Provider, q.Firm, q.AmountOut = d.e.NewID("q_", base.Account), domain.RouteRFQ, f.Maker, f, f.Quote.AmountOut
-		out = append(out, &q)
+		quotes = append(quotes, q)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].AmountOut.Cmp(out[j].AmountOut) > 0 })
-	return out
+	slices.SortStableFunc(quotes[first:], func(a, b Quote) int { return b.AmountOut.Cmp(a.AmountOut) })
+	return quotes
+}
+
+// firms asks every maker for r, one slot per maker (nil: no quote). An
+// offerer prices on this goroutine; the rest are waited for (awaitFirms).
+func (d *Desk) firms(ctx context.Context, r maker.Request, firms []*maker.Firm) []*maker.Firm {
+	var later []int // makers to wait for (at most one per maker): nil unless there are some
+	for i := range d.cfg.Makers {
+		firms = append(firms, nil)
+		if o := d.offerers[i]; o != nil {
+			f, err := o.Offer(r)
+			if !errors.Is(err, maker.ErrStale) {
+				firms[i] = f
+				continue
+			}
+		}
+		later = append(later, i)
+	}
+	if later != nil {
+		d.awaitFirms(ctx, r, firms, later)
+	}
+	return firms
+}
+
+// awaitFirms fills the slots of the makers in later: an offerer whose
+// snapshot was stale has its actor refresh it and is asked again; a maker
+// without Offer is asked through its actor. All are asked before any is
+// awaited, and none is awaited past makerDeadline.
+func (d *Desk) awaitFirms(ctx context.Context, r maker.Request, firms []*maker.Firm, later []int) {
+	ctx, cancel := context.WithTimeout(ctx, makerDeadline)
+	defer cancel()
+	waits := make([]func() (*maker.Firm, error), len(later))
+	for k, i := range later {
+		if o := d.offerers[i]; o != nil {
+			refresh := o.RefreshAsync(ctx)
+			waits[k] = func() (*maker.Firm, error) {
+				if err := refresh(); err != nil {
+					return nil, err
+				}
+				return o.Offer(r)
+			}
+		} else {
+			waits[k] = d.cfg.Makers[i].QuoteAsync(ctx, r)
+		}
+	}
+	for k, i := range later {
+		firms[i], _ = waits[k]()
+	}
 }
 
 // orderID is the id of the order a quote becomes: derived, so that every

@@ -173,7 +173,7 @@ func TestBook(t *testing.T) {
 func TestPoolsFollowSyncLogs(t *testing.T) {
 	pool := common.HexToAddress("0x99")
 	r := amm.Reserves{Token0: usdc, Token1: eurc, Reserve0: big.NewInt(10_000_000_000_000), Reserve1: big.NewInt(9_200_000_000_000), FeeBps: 5}
-	p := &Pools{byAddr: map[common.Address]*amm.Reserves{pool: &r}, byPair: map[[2]common.Address]common.Address{{usdc, eurc}: pool}}
+	p := poolsOf(map[common.Address]amm.Reserves{pool: r})
 	in := big.NewInt(100_000_000)
 	addr, out, ok := p.Quote(usdc, eurc, in)
 	require.True(t, ok)

@@ -22,22 +22,49 @@ var syncTopic = crypto.Keccak256Hash([]byte("Sync(uint256,uint256)"))
 // trip on the quote path. Rows are immutable; an update swaps the pointer.
 type Pools struct {
 	mu     sync.RWMutex
-	byAddr map[common.Address]*amm.Reserves
+	byAddr map[common.Address]*poolState
 	byPair map[[2]common.Address]common.Address // sorted pair → pool
+}
+
+// poolState is a pool's reserves and what every quote would otherwise
+// recompute from them, made once per Sync log: each way, the AMM's
+// prepared side and the mid price (the makers price every quote at it).
+type poolState struct {
+	r            amm.Reserves
+	side0, side1 amm.Side // selling token0, selling token1
+	mid0, mid1   *big.Rat // token0 in token1 and token1 in token0; nil when a reserve is empty
+}
+
+func newPoolState(r amm.Reserves) *poolState {
+	s := &poolState{r: r}
+	s.side0, _ = r.Side(r.Token0) // the pair's own tokens: no error
+	s.side1, _ = r.Side(r.Token1)
+	s.mid0, _ = r.Mid(r.Token0)
+	s.mid1, _ = r.Mid(r.Token1)
+	return s
 }
 
 // LoadPools reads every pool's reserves at the latest block.
 func LoadPools(ctx context.Context, b chain.Backend, pools map[string]common.Address) (*Pools, error) {
-	p := &Pools{byAddr: map[common.Address]*amm.Reserves{}, byPair: map[[2]common.Address]common.Address{}}
+	rs := make(map[common.Address]amm.Reserves, len(pools))
 	for name, addr := range pools {
 		r, err := amm.Read(ctx, b, addr)
 		if err != nil {
 			return nil, fmt.Errorf("fx: read pool %s: %w", name, err)
 		}
-		p.byAddr[addr] = &r
+		rs[addr] = r
+	}
+	return poolsOf(rs), nil
+}
+
+// poolsOf keeps the pools at these reserves (each with its sorted pair).
+func poolsOf(rs map[common.Address]amm.Reserves) *Pools {
+	p := &Pools{byAddr: make(map[common.Address]*poolState, len(rs)), byPair: make(map[[2]common.Address]common.Address, len(rs))}
+	for addr, r := range rs {
+		p.byAddr[addr] = newPoolState(r)
 		p.byPair[[2]common.Address{r.Token0, r.Token1}] = addr
 	}
-	return p, nil
+	return p
 }
 
 // Filter selects the Sync logs of every pool.
@@ -61,14 +88,14 @@ func (p *Pools) OnLog(l watch.Log) {
 	if old == nil {
 		return
 	}
-	n := *old
+	n := old.r
 	n.Reserve0 = new(big.Int).SetBytes(l.Data[:32])
 	n.Reserve1 = new(big.Int).SetBytes(l.Data[32:])
-	p.byAddr[l.Address] = &n
+	p.byAddr[l.Address] = newPoolState(n)
 }
 
-// pool returns the pool of a pair and its current reserves.
-func (p *Pools) pool(a, b common.Address) (common.Address, *amm.Reserves, bool) {
+// pool returns the pool of a pair and its current state.
+func (p *Pools) pool(a, b common.Address) (common.Address, *poolState, bool) {
 	key := [2]common.Address{a, b}
 	if b.Cmp(a) < 0 {
 		key = [2]common.Address{b, a}
@@ -85,11 +112,15 @@ func (p *Pools) pool(a, b common.Address) (common.Address, *amm.Reserves, bool) 
 // Quote returns what the pool pays for amountIn of tokenIn now, as the
 // contract's quote() would at the reserves last seen.
 func (p *Pools) Quote(tokenIn, tokenOut common.Address, amountIn *big.Int) (common.Address, *big.Int, bool) {
-	addr, r, ok := p.pool(tokenIn, tokenOut)
+	addr, s, ok := p.pool(tokenIn, tokenOut)
 	if !ok {
 		return common.Address{}, nil, false
 	}
-	out, err := r.AmountOut(tokenIn, amountIn)
+	side := &s.side1
+	if tokenIn == s.r.Token0 {
+		side = &s.side0
+	}
+	out, err := side.AmountOut(amountIn)
 	if err != nil || out.Sign() <= 0 {
 		return common.Address{}, nil, false
 	}
@@ -97,12 +128,16 @@ func (p *Pools) Quote(tokenIn, tokenOut common.Address, amountIn *big.Int) (comm
 }
 
 // Mid is the pool's mid price of tokenIn in tokenOut (the makers' price
-// source).
+// source). The Rat is shared by every caller until the next Sync log: it
+// must only be read (maker.PriceSource's contract).
 func (p *Pools) Mid(tokenIn, tokenOut common.Address) (*big.Rat, bool) {
-	_, r, ok := p.pool(tokenIn, tokenOut)
+	_, s, ok := p.pool(tokenIn, tokenOut)
 	if !ok {
 		return nil, false
 	}
-	mid, err := r.Mid(tokenIn)
-	return mid, err == nil
+	mid := s.mid1
+	if tokenIn == s.r.Token0 {
+		mid = s.mid0
+	}
+	return mid, mid != nil
 }

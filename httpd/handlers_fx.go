@@ -3,6 +3,7 @@ package httpd
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
@@ -13,23 +14,41 @@ import (
 // tests only; fxd serve always has one).
 var errNoDesk = domain.ErrUnavailable("FX is not configured on this server")
 
+// createQuotes is entityWrite's shape, with two savings for the hottest
+// write: the answer is appended by fx (QuotesView.AppendJSON, the bytes
+// encoding/json would write), and the request shares the deadline context
+// of its 100 ms slot, as reads do, instead of a timer of its own (the
+// desk waits only for a maker's balance refresh, within its own 250 ms,
+// and, under an Idempotency-Key, for the log).
 func (s *Server) createQuotes(rc *reqCtx) {
+	if s.cfg.Desk == nil {
+		writeError(rc.ctx, errNoDesk)
+		return
+	}
 	var req fx.QuoteRequest
-	s.deskWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
-		reply := domain.Reply{Status: 200}
-		if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
-			reply = err.Reply()
-		} else {
-			reply.Body = mustMarshal(out)
-		}
-		if idem == nil {
-			return domain.Outcome{Reply: reply}, nil
-		}
-		// Quotes live in memory, not in the log: under an Idempotency-Key
-		// the answer itself is stored in the account, so a replay returns
-		// the same quotes (the first answer stored wins a race).
-		return s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: domain.RecordAnswer{Reply: reply}, Idem: idem})
-	})
+	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	idem, ok := rc.idem()
+	if !ok {
+		return
+	}
+	ctx := s.deadlines.at(time.Now())
+	reply := domain.Reply{Status: 200}
+	if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
+		reply = err.Reply()
+	} else {
+		reply.Body = out.AppendJSON(nil)
+	}
+	if idem == nil {
+		writeReply(rc.ctx, reply)
+		return
+	}
+	// Quotes live in memory, not in the log: under an Idempotency-Key
+	// the answer itself is stored in the account, so a replay returns the
+	// same quotes (the first answer stored wins a race).
+	rc.writeOutcome(s.engine.Exec(ctx, rc.key.Account, domain.Request{Cmd: domain.RecordAnswer{Reply: reply}, Idem: idem}))
 }
 
 func (s *Server) acceptQuote(rc *reqCtx) {

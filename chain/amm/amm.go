@@ -84,32 +84,65 @@ func isUint256(v *big.Int) bool { return v != nil && v.Sign() >= 0 && v.BitLen()
 // (an intermediate exceeds 2²⁵⁶−1), ErrInvalidAmount (amountIn or a reserve
 // is not a uint256) or ErrInvalidFee. The result is a new big.Int.
 func (r Reserves) AmountOut(tokenIn common.Address, amountIn *big.Int) (*big.Int, error) {
-	reserveIn, reserveOut, _, err := r.Sides(tokenIn)
+	s, err := r.Side(tokenIn)
 	if err != nil {
 		return nil, err
 	}
-	if !isUint256(amountIn) || !isUint256(reserveIn) || !isUint256(reserveOut) {
+	return s.AmountOut(amountIn)
+}
+
+// Side is one direction of a pool at its reserves, prepared for quoting
+// many amounts: what AmountOut derives from the reserves alone is computed
+// once. It is read-only, so one Side serves concurrent quotes.
+type Side struct {
+	reserveOut   *big.Int
+	reserveInBps *big.Int // reserveIn · BPS
+	feeFactor    *big.Int // BPS − feeBps
+	err          error    // AmountOut's answer for every valid amount (a bad reserve or fee)
+	empty        bool     // a reserve is zero: every quote is 0
+}
+
+// Side prepares the quotes of tokenIn; ErrInvalidToken outside the pair.
+func (r Reserves) Side(tokenIn common.Address) (Side, error) {
+	reserveIn, reserveOut, _, err := r.Sides(tokenIn)
+	if err != nil {
+		return Side{}, err
+	}
+	s := Side{reserveOut: reserveOut}
+	switch {
+	case !isUint256(reserveIn) || !isUint256(reserveOut):
+		s.err = ErrInvalidAmount
+	case r.FeeBps > BPS:
+		s.err = ErrInvalidFee
+	case reserveIn.Sign() == 0 || reserveOut.Sign() == 0:
+		s.empty = true
+	default:
+		s.feeFactor = new(big.Int).SetUint64(BPS - r.FeeBps)
+		s.reserveInBps = new(big.Int).Mul(reserveIn, bpsBig)
+	}
+	return s, nil
+}
+
+// AmountOut is Reserves.AmountOut of the side's token: the same amount or
+// the same error, in the same order of checks.
+func (s *Side) AmountOut(amountIn *big.Int) (*big.Int, error) {
+	switch {
+	case !isUint256(amountIn):
 		return nil, ErrInvalidAmount
-	}
-	if r.FeeBps > BPS {
-		return nil, ErrInvalidFee
-	}
-	if reserveIn.Sign() == 0 || reserveOut.Sign() == 0 {
+	case s.err != nil:
+		return nil, s.err
+	case s.empty:
 		return new(big.Int), nil
 	}
-	inWithFee := new(big.Int).Mul(amountIn, new(big.Int).SetUint64(BPS-r.FeeBps))
+	inWithFee := new(big.Int).Mul(amountIn, s.feeFactor)
 	if inWithFee.BitLen() > 256 {
 		return nil, ErrOverflow
 	}
-	num := new(big.Int).Mul(inWithFee, reserveOut)
-	if num.BitLen() > 256 {
+	num := new(big.Int).Mul(inWithFee, s.reserveOut)
+	if num.BitLen() > 256 || s.reserveInBps.BitLen() > 256 {
 		return nil, ErrOverflow
 	}
-	den := new(big.Int).Mul(reserveIn, bpsBig)
-	if den.BitLen() > 256 {
-		return nil, ErrOverflow
-	}
-	den.Add(den, inWithFee)
+	den := inWithFee.Add(inWithFee, s.reserveInBps)
 	if den.BitLen() > 256 {
 		return nil, ErrOverflow
 	}

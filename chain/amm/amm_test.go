@@ -267,3 +267,76 @@ func mustBig(s string) *big.Int {
 	}
 	return b
 }
+
+// referenceAmountOut is the contract's quote written out step by step,
+// with its checked arithmetic: what AmountOut and Side must answer.
+func referenceAmountOut(r Reserves, tokenIn common.Address, amountIn *big.Int) (*big.Int, error) {
+	reserveIn, reserveOut, _, err := r.Sides(tokenIn)
+	switch {
+	case err != nil:
+		return nil, err
+	case !isUint256(amountIn) || !isUint256(reserveIn) || !isUint256(reserveOut):
+		return nil, ErrInvalidAmount
+	case r.FeeBps > BPS:
+		return nil, ErrInvalidFee
+	case reserveIn.Sign() == 0 || reserveOut.Sign() == 0:
+		return new(big.Int), nil
+	}
+	over := func(v *big.Int) bool { return v.BitLen() > 256 }
+	inWithFee := new(big.Int).Mul(amountIn, new(big.Int).SetUint64(BPS-r.FeeBps))
+	num := new(big.Int).Mul(inWithFee, reserveOut)
+	scaled := new(big.Int).Mul(reserveIn, big.NewInt(BPS))
+	den := new(big.Int).Add(scaled, inWithFee)
+	if over(inWithFee) || over(num) || over(scaled) || over(den) {
+		return nil, ErrOverflow
+	}
+	return num.Quo(num, den), nil
+}
+
+// TestSideIsAmountOut: a Side prepared once answers every amount, value
+// and error alike, as the contract's formula does (and so does
+// Reserves.AmountOut).
+func TestSideIsAmountOut(t *testing.T) {
+	a, b := common.HexToAddress("0x01"), common.HexToAddress("0x02")
+	ok := Reserves{Token0: a, Token1: b, Reserve0: big.NewInt(10_000_000_000_000), Reserve1: big.NewInt(9_200_000_000_000), FeeBps: 5}
+	huge := ok
+	huge.Reserve0 = new(big.Int).Sub(maxUint256, big.NewInt(7)) // reserveIn·BPS overflows
+	emptyIn := ok
+	emptyIn.Reserve0 = new(big.Int)
+	negative := ok
+	negative.Reserve1 = big.NewInt(-1)
+	badFee := ok
+	badFee.FeeBps = BPS + 1
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		name string
+		r    Reserves
+	}{{"normal", ok}, {"huge reserve", huge}, {"empty reserve", emptyIn}, {"negative reserve", negative}, {"fee above BPS", badFee}} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, tok := range []common.Address{a, b} {
+				s, err := c.r.Side(tok)
+				if err != nil {
+					t.Fatal(err)
+				}
+				amounts := []*big.Int{nil, big.NewInt(-1), big.NewInt(0), big.NewInt(1), maxUint256}
+				for range 300 {
+					amounts = append(amounts, randAmount(rng))
+				}
+				for _, amt := range amounts {
+					want, werr := referenceAmountOut(c.r, tok, amt)
+					got, gerr := s.AmountOut(amt)
+					if !errors.Is(gerr, werr) || (werr == nil) != (gerr == nil) || werr == nil && got.Cmp(want) != 0 {
+						t.Fatalf("%s in %v: Side %v, %v; formula %v, %v", tok.Hex(), amt, got, gerr, want, werr)
+					}
+					again, aerr := c.r.AmountOut(tok, amt)
+					if !errors.Is(aerr, werr) || werr == nil && again.Cmp(want) != 0 {
+						t.Fatalf("%s in %v: AmountOut %v, %v; formula %v, %v", tok.Hex(), amt, again, aerr, want, werr)
+					}
+				}
+			}
+			if _, err := c.r.Side(common.HexToAddress("0x03")); !errors.Is(err, ErrInvalidToken) {
+				t.Fatalf("outside the pair: %v", err)
+			}
+		})
+	}
+}

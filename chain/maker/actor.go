@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
-	"log/slog"
 	"math/big"
 	"sync/atomic"
 	"time"
@@ -39,6 +38,13 @@ type signMsg struct {
 type signReply struct {
 	sig []byte
 	err error
+}
+
+// refreshMsg asks the actor to re-read the balances if due (Offer found
+// its snapshot stale) and publish its snapshot.
+type refreshMsg struct {
+	ctx  context.Context
+	done chan<- error
 }
 
 // inventoryMsg asks the actor what it can still promise of each token.
@@ -76,14 +82,18 @@ func (f *fill) matches(g *fill) bool {
 		f.amountIn.Cmp(g.amountIn) == 0 && f.amountOut.Cmp(g.amountOut) == 0
 }
 
-// reservation is one unexpired firm quote: its amountOut of tokenOut is held
-// back from the inventory until the quote expires or its settle is mined.
+// reservation is one unexpired commitment: a firm quote the actor made
+// (Quote) or an offer it committed to at Sign. Its amountOut of tokenOut is
+// held back from the inventory until the quote expires or its settle is
+// mined; a released reservation (settled) holds nothing but is kept until
+// expiry, so that the quote is neither signed nor reserved again.
 type reservation struct {
-	hash   [32]byte // rfq.QuoteHash
-	expiry uint64   // Quote.expiry, unix seconds
-	terms  fill
-	index  int    // position in the expiry heap
-	sig    []byte // the EIP-712 signature, made at the first Sign
+	hash     [32]byte // rfq.QuoteHash
+	expiry   uint64   // Quote.expiry, unix seconds
+	terms    fill
+	index    int    // position in the expiry heap
+	sig      []byte // the EIP-712 signature, made at the first Sign
+	released bool   // settled: its output left the balance
 }
 
 // expiryHeap orders reservations by expiry, soonest first, so expiring them
@@ -113,21 +123,15 @@ func (h *expiryHeap) Pop() any {
 // makerActor is a maker's state. Only its Receive touches it, one message at
 // a time, so it needs no locks.
 type makerActor struct {
-	name      string
-	addr      common.Address
-	key       *ecdsa.PrivateKey
-	chainID   *big.Int
-	escrow    common.Address
-	spreadBps uint64
-	price     PriceSource
-	maxQuote  *big.Int
-	now       func() time.Time
-	tokens    []token
-	trades    map[common.Address]bool
-	lim       limits
-	pending   *atomic.Int64   // the client's count of waiting requests
-	life      context.Context // ends at Stop; bounds chain reads
-	log       *slog.Logger
+	*terms
+	key     *ecdsa.PrivateKey
+	chainID *big.Int
+	escrow  common.Address
+	tokens  []token
+	lim     limits
+	pending *atomic.Int64             // the client's count of waiting requests
+	snap    *atomic.Pointer[snapshot] // published after every message
+	life    context.Context           // ends at Stop; bounds chain reads
 
 	// Balances as last read from the chain.
 	balances map[common.Address]*big.Int
@@ -141,20 +145,18 @@ type makerActor struct {
 	byExpiry expiryHeap
 }
 
-func newActor(cfg Config, addr common.Address, tokens []token, balances map[common.Address]*big.Int, l *Local, lim limits, log *slog.Logger) *makerActor {
+func newActor(cfg Config, t *terms, tokens []token, balances map[common.Address]*big.Int, l *Local, lim limits) *makerActor {
 	a := &makerActor{
-		name: cfg.Name, addr: addr, key: cfg.Key, chainID: cfg.ChainID, escrow: cfg.Escrow, spreadBps: cfg.SpreadBps,
-		price: cfg.Price, maxQuote: cfg.MaxQuote, now: cfg.Now, tokens: tokens, lim: lim,
-		pending: &l.pending, life: l.life, log: log,
-		trades:   make(map[common.Address]bool, len(tokens)),
+		terms: t, key: cfg.Key, chainID: cfg.ChainID, escrow: cfg.Escrow, tokens: tokens, lim: lim,
+		pending: &l.pending, snap: &l.snap, life: l.life,
 		balances: balances, readAt: cfg.Now(),
 		reserved: make(map[common.Address]*big.Int, len(tokens)),
 		byHash:   make(map[[32]byte]*reservation),
 	}
 	for _, t := range tokens {
-		a.trades[t.addr] = true
 		a.reserved[t.addr] = new(big.Int)
 	}
+	a.publish()
 	return a
 }
 
@@ -173,23 +175,41 @@ func (a *makerActor) Receive(c actor.Context) {
 		a.pending.Add(-1)
 		inv, err := a.inventory(m.ctx)
 		m.done <- inventoryReply{available: inv, err: err}
+	case refreshMsg:
+		a.pending.Add(-1)
+		m.done <- a.refreshNow(m.ctx)
 	case settledMsg:
 		a.settled(m)
+	default:
+		return // protoactor's lifecycle messages change nothing
 	}
+	a.publish()
+}
+
+// publish makes the actor's inventory Offer's snapshot.
+func (a *makerActor) publish() {
+	s := &snapshot{
+		available: make(map[common.Address]*big.Int, len(a.tokens)),
+		readAt:    a.readAt, triedAt: a.triedAt, readErr: a.readErr, stale: a.stale,
+		full: len(a.byHash) >= a.lim.maxReservations,
+	}
+	for _, t := range a.tokens {
+		s.available[t.addr] = a.available(t.addr)
+	}
+	a.snap.Store(s)
+}
+
+// refreshNow re-reads the balances if due (refreshDue).
+func (a *makerActor) refreshNow(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
+	}
+	now := a.now()
+	a.expire(unixSec(now))
+	return a.refresh(now)
 }
 
 func unixSec(t time.Time) uint64 { return uint64(max(t.Unix(), 0)) }
-
-// decline is an ErrNoQuote with the maker's name and the reason.
-func (a *makerActor) decline(format string, args ...any) error {
-	err := fmt.Errorf("%w: %s: "+format, append([]any{ErrNoQuote, a.name}, args...)...)
-	a.log.Debug("maker: declined", "reason", err.Error())
-	return err
-}
-
-func (a *makerActor) invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s: "+format, append([]any{ErrInvalidRequest, a.name}, args...)...)
-}
 
 func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
 	// The caller stopped waiting: a quote now would reserve inventory for a
@@ -198,35 +218,10 @@ func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
 		return nil, fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
 	}
 	now := a.now()
-	nowSec := unixSec(now)
-	a.expire(nowSec)
-
-	switch {
-	case r.Taker == (common.Address{}):
-		return nil, a.invalid("zero taker")
-	case r.TokenIn == r.TokenOut:
-		return nil, a.invalid("tokenIn equals tokenOut")
-	case r.AmountIn == nil || r.AmountIn.Sign() <= 0:
-		return nil, a.invalid("amountIn must be positive")
-	case r.Expiry <= nowSec:
-		return nil, a.invalid("expiry %d is not after now (%d)", r.Expiry, nowSec)
-	}
-	if !a.trades[r.TokenIn] || !a.trades[r.TokenOut] {
-		return nil, a.decline("does not trade %s -> %s", r.TokenIn.Hex(), r.TokenOut.Hex())
-	}
-	if r.Expiry-nowSec > uint64(MaxQuoteTTL/time.Second) {
-		return nil, a.decline("expiry %d is more than %v ahead", r.Expiry, MaxQuoteTTL)
-	}
-	if r.AmountIn.Cmp(a.maxQuote) > 0 {
-		return nil, a.decline("amountIn %s above the maximum %s", r.AmountIn, a.maxQuote)
-	}
-	mid, ok := a.price(r.TokenIn, r.TokenOut)
-	if !ok || mid == nil || mid.Sign() <= 0 {
-		return nil, a.decline("no price for %s -> %s", r.TokenIn.Hex(), r.TokenOut.Hex())
-	}
-	out := AmountOut(r.AmountIn, mid, a.spreadBps)
-	if out.Sign() == 0 {
-		return nil, a.decline("amountIn %s is too small: it buys nothing", r.AmountIn)
+	a.expire(unixSec(now))
+	out, err := a.amountOut(r, unixSec(now))
+	if err != nil {
+		return nil, err
 	}
 	if len(a.byHash) >= a.lim.maxReservations {
 		return nil, a.decline("%d firm quotes outstanding", len(a.byHash))
@@ -251,32 +246,32 @@ func (a *makerActor) quote(ctx context.Context, r Request) (*Firm, error) {
 		// An amount beyond the escrow's uint96 (a MaxQuote set that high).
 		return nil, fmt.Errorf("%w: %s: %w", ErrNoQuote, a.name, err)
 	}
-	a.reserve(&reservation{
-		hash: rfq.QuoteHash(&q), expiry: r.Expiry,
-		terms: fill{
-			taker: q.Taker, tokenIn: q.TokenIn, tokenOut: q.TokenOut,
-			amountIn: new(big.Int).Set(q.AmountIn), amountOut: new(big.Int).Set(out),
-		},
-	})
+	a.reserve(rfq.QuoteHash(&q), &q)
 	return &Firm{Maker: a.name, Quote: q}, nil
 }
 
-// sign signs a quote this maker made and still holds: the quote's
-// reservation is the commitment, and its EIP-712 signature, needed only by
-// the escrow call, is made once, when the quote is accepted, not for every
-// quote asked for.
+// sign signs a quote this maker holds: a firm quote it made (Quote), whose
+// reservation is the commitment, or an offer it made (Offer), to which it
+// commits now. The EIP-712 signature, needed only by the escrow call, is
+// made once, when the quote is accepted, not for every quote asked for.
 func (a *makerActor) sign(ctx context.Context, q *rfq.Quote) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("maker %s: request abandoned: %w", a.name, err)
 	}
-	a.expire(unixSec(a.now()))
-	r := a.byHash[rfq.QuoteHash(q)]
-	switch {
-	case q.Maker != a.addr:
+	now := a.now()
+	a.expire(unixSec(now))
+	if q.Maker != a.addr {
 		return nil, a.invalid("quote of maker %s", q.Maker.Hex())
-	case r == nil:
-		return nil, a.decline("no live quote %x (expired, settled, or never made)", rfq.QuoteHash(q))
-	case r.sig != nil:
+	}
+	hash := rfq.QuoteHash(q)
+	r := a.byHash[hash]
+	if r == nil {
+		var err error
+		if r, err = a.commit(q, hash, now); err != nil {
+			return nil, err
+		}
+	}
+	if r.sig != nil {
 		return r.sig, nil
 	}
 	sig, err := rfq.SignQuote(a.key, a.chainID, a.escrow, q)
@@ -287,16 +282,54 @@ func (a *makerActor) sign(ctx context.Context, q *rfq.Quote) ([]byte, error) {
 	return sig, nil
 }
 
-func (a *makerActor) reserve(r *reservation) {
+// commit makes an offer of this maker a commitment: it must carry the
+// maker's tag (madeOffer), be live, and the inventory must still hold its
+// output. The offer was priced against balances at most
+// BalanceRefreshInterval old, as Quote prices; here they are re-read only
+// if a settle changed them since (or the last read failed), so an accept
+// does not wait for the chain once a second.
+func (a *makerActor) commit(q *rfq.Quote, hash [32]byte, now time.Time) (*reservation, error) {
+	if !madeOffer(&a.offerKey, q) {
+		return nil, a.decline("no live quote %x (expired, settled, or never made)", hash)
+	}
+	if exp := q.Expiry.Uint64(); exp < unixSec(now) {
+		return nil, a.decline("quote %x expired at %d", hash, exp)
+	}
+	if len(a.byHash) >= a.lim.maxReservations {
+		return nil, a.decline("%d firm quotes outstanding", len(a.byHash))
+	}
+	if a.stale || a.readErr != nil {
+		if err := a.refresh(now); err != nil {
+			return nil, fmt.Errorf("%w: %s: inventory unknown: %w", ErrNoQuote, a.name, err)
+		}
+	}
+	if avail := a.available(q.TokenOut); q.AmountOut.Cmp(avail) > 0 {
+		return nil, a.decline("needs %s of %s, has %s available", q.AmountOut, q.TokenOut.Hex(), avail)
+	}
+	return a.reserve(hash, q), nil
+}
+
+// reserve holds q's output back until its expiry (or its settle).
+func (a *makerActor) reserve(hash [32]byte, q *rfq.Quote) *reservation {
+	r := &reservation{
+		hash: hash, expiry: q.Expiry.Uint64(),
+		terms: fill{
+			taker: q.Taker, tokenIn: q.TokenIn, tokenOut: q.TokenOut,
+			amountIn: new(big.Int).Set(q.AmountIn), amountOut: new(big.Int).Set(q.AmountOut),
+		},
+	}
 	a.byHash[r.hash] = r
 	heap.Push(&a.byExpiry, r)
 	a.reserved[r.terms.tokenOut].Add(a.reserved[r.terms.tokenOut], r.terms.amountOut)
+	return r
 }
 
-// unreserve forgets r (already out of the heap).
-func (a *makerActor) unreserve(r *reservation) {
-	delete(a.byHash, r.hash)
-	a.reserved[r.terms.tokenOut].Sub(a.reserved[r.terms.tokenOut], r.terms.amountOut)
+// release stops holding r's output (its settle paid it out, or it expired).
+func (a *makerActor) release(r *reservation) {
+	if !r.released {
+		r.released = true
+		a.reserved[r.terms.tokenOut].Sub(a.reserved[r.terms.tokenOut], r.terms.amountOut)
+	}
 }
 
 // expire drops the reservations of quotes that can no longer be escrowed:
@@ -304,7 +337,9 @@ func (a *makerActor) unreserve(r *reservation) {
 // lives through its expiry second.
 func (a *makerActor) expire(nowSec uint64) {
 	for len(a.byExpiry) > 0 && a.byExpiry[0].expiry < nowSec {
-		a.unreserve(heap.Pop(&a.byExpiry).(*reservation))
+		r := heap.Pop(&a.byExpiry).(*reservation)
+		a.release(r)
+		delete(a.byHash, r.hash)
 	}
 }
 
@@ -322,11 +357,8 @@ func (a *makerActor) available(tok common.Address) *big.Int {
 // at most once per interval; until a read succeeds the maker declines, since
 // old balances may promise tokens a settle already paid out.
 func (a *makerActor) refresh(now time.Time) error {
-	if !a.stale && now.Sub(a.readAt) < BalanceRefreshInterval {
-		return nil
-	}
-	if a.readErr != nil && now.Sub(a.triedAt) < BalanceRefreshInterval {
-		return a.readErr
+	if due, err := refreshDue(now, a.readAt, a.triedAt, a.stale, a.readErr); !due {
+		return err
 	}
 	a.triedAt = now
 	ctx, cancel := context.WithTimeout(a.life, chainCallTimeout)
@@ -367,7 +399,7 @@ func (a *makerActor) settled(m settledMsg) {
 	}
 	var match *reservation
 	for _, r := range a.byHash {
-		if r.terms.matches(m.fill) && (match == nil || r.expiry < match.expiry) {
+		if !r.released && r.terms.matches(m.fill) && (match == nil || r.expiry < match.expiry) {
 			match = r
 		}
 	}
@@ -376,7 +408,8 @@ func (a *makerActor) settled(m settledMsg) {
 		// quoted before this process started.
 		return
 	}
-	heap.Remove(&a.byExpiry, match.index)
-	a.unreserve(match)
+	// The record stays until its expiry, so the quote is never committed
+	// to (or reserved) again.
+	a.release(match)
 	a.log.Debug("maker: settle released its reservation", "execution_id", m.id.Hex(), "quote_hash", common.Hash(match.hash).Hex())
 }

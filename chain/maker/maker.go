@@ -12,14 +12,22 @@
 // inventory state; the Maker that Start returns is a thin client that sends it
 // messages and waits for the answer (bounded by ctx and by a default timeout).
 // One actor per maker serialises the inventory check and the reservation of a
-// quote, so two concurrent requests can never promise the same tokens twice.
+// commitment, so two concurrent requests can never promise the same tokens
+// twice.
 //
 // Inventory is the maker's on-chain balance of each token (re-read at most
 // once per BalanceRefreshInterval, and after each settle is mined) minus the
-// output of its own firm quotes that have not expired: a firm quote is a
-// promise, so its tokens are reserved until the quote can no longer be
-// escrowed. All amounts are integers (big.Int, big.Rat); there is no floating
-// point anywhere.
+// output of its own unexpired commitments, which stays reserved until the
+// quote can no longer be escrowed. A maker commits to a quote in one of two
+// ways. Quote asks the actor, which reserves at once. Offer (the quote path
+// of the FX desk) prices on the caller's goroutine from the inventory
+// snapshot the actor publishes after every message, with no message and no
+// reservation; the offer's salt carries a tag that proves its terms to the
+// maker, and the maker commits (reserves, against its inventory then) when
+// the offer is accepted and it signs it. An unaccepted offer costs the maker
+// nothing, so quote traffic cannot lock its inventory; an offer accepted
+// after the inventory ran out is declined at Sign. All amounts are integers
+// (big.Int, big.Rat); there is no floating point anywhere.
 //
 // Maker is an interface so that an external maker (reached over HTTP) can sit
 // beside the local ones later.
@@ -133,8 +141,9 @@ type Request struct {
 	Expiry   uint64   // unix seconds: the on-chain Quote.expiry the maker signs
 }
 
-// Firm is a firm quote: a commitment the maker's actor records (its output
-// is reserved until the quote's expiry). Its EIP-712 signature is made by
+// Firm is a firm quote: its terms are the maker's own, committed to when it
+// is made (Quote) or when it is accepted (an Offer, at Sign), the output
+// then reserved until the quote's expiry. Its EIP-712 signature is made by
 // Sign, when the quote is accepted: only the escrow call needs it.
 type Firm struct {
 	Maker string    // the maker's name, e.g. "maker1" (shown to API users as provider)
@@ -156,8 +165,9 @@ type Maker interface {
 	// goroutine per maker.
 	QuoteAsync(ctx context.Context, r Request) (wait func() (*Firm, error))
 	// Sign returns the 65-byte rfq.SignQuote signature of a quote the
-	// maker made and still holds (the same one every time); ErrNoQuote
-	// for a quote expired, settled or never made by it.
+	// maker made and still holds (the same one every time), committing
+	// to an offer first; ErrNoQuote for a quote expired or never made by
+	// it, or an offer whose output the inventory no longer holds.
 	Sign(ctx context.Context, q *rfq.Quote) ([]byte, error)
 	// Settle sends escrow.settle(executionID) from the maker's key and
 	// returns the tx hash once the node accepted it (it does not wait for
@@ -168,9 +178,9 @@ type Maker interface {
 // PriceSource gives the mid price for selling tokenIn for tokenOut: units of
 // tokenOut per unit of tokenIn, exact (all tokens have 6 decimals, so base
 // units and whole tokens give the same ratio). ok=false when there is no
-// price. It is called on the maker's actor goroutine, once per quote, so it
-// must be quick (read a cache, not the chain) and safe for concurrent use by
-// several makers. The maker only reads the returned Rat.
+// price. It is called once per quote, on the maker's actor goroutine or on
+// an Offer's caller's, so it must be quick (read a cache, not the chain)
+// and safe for concurrent use. The maker only reads the returned Rat.
 type PriceSource func(tokenIn, tokenOut common.Address) (mid *big.Rat, ok bool)
 
 // Fault is a fault a maker can be configured to inject (for tests and demos
@@ -229,6 +239,10 @@ type Local struct {
 	// pending counts requests sent to the actor and not yet taken from its
 	// mailbox: the client increments it, the actor decrements it.
 	pending atomic.Int64
+	// terms price offers; snap is the actor's inventory they are checked
+	// against (Offer).
+	terms *terms
+	snap  atomic.Pointer[snapshot]
 
 	life     context.Context // ends at Stop
 	stop     context.CancelFunc
@@ -308,20 +322,42 @@ func start(ctx context.Context, system *actor.ActorSystem, cfg Config, lim limit
 		return nil, fmt.Errorf("maker %s: %w", cfg.Name, err)
 	}
 
+	t, err := newTerms(cfg, addr, log)
+	if err != nil {
+		return nil, err
+	}
 	life, stop := context.WithCancel(context.Background())
 	l := &Local{
 		name: cfg.Name, addr: addr, fault: cfg.Fault, escrow: cfg.Escrow, system: system,
-		relayer: relayer, parser: &escrow.RfqEscrowFilterer, log: log, limits: lim, life: life, stop: stop,
+		relayer: relayer, parser: &escrow.RfqEscrowFilterer, log: log, limits: lim, life: life, stop: stop, terms: t,
 	}
-	a := newActor(cfg, addr, tokens, balances, l, lim, log)
+	a := newActor(cfg, t, tokens, balances, l, lim)
 	l.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, actor.WithDispatcher(makerDispatcher)))
+	logStarted(log, cfg, tokens, balances)
+	return l, nil
+}
+
+// logStarted logs the maker's configuration and inventory at start.
+func logStarted(log *slog.Logger, cfg Config, tokens []token, balances map[common.Address]*big.Int) {
 	inv := make([]any, 0, 2*len(tokens))
 	for _, t := range tokens {
 		inv = append(inv, t.addr.Hex(), balances[t.addr].String())
 	}
 	log.Info("maker started", "spread_bps", cfg.SpreadBps, "max_quote", cfg.MaxQuote.String(), "fault", string(cfg.Fault),
 		slog.Group("inventory", inv...))
-	return l, nil
+}
+
+// newTerms are cfg's terms, with a fresh offer key.
+func newTerms(cfg Config, addr common.Address, log *slog.Logger) (*terms, error) {
+	t := &terms{name: cfg.Name, addr: addr, spreadBps: cfg.SpreadBps, price: cfg.Price, maxQuote: cfg.MaxQuote,
+		trades: make(map[common.Address]bool, len(cfg.Tokens)), now: cfg.Now, log: log}
+	for _, a := range cfg.Tokens {
+		t.trades[a] = true
+	}
+	if _, err := rand.Read(t.offerKey[:]); err != nil {
+		return nil, fmt.Errorf("maker %s: offer key: %w", cfg.Name, err)
+	}
+	return t, nil
 }
 
 func (c *Config) check() error {
