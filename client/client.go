@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,54 +15,46 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/valyala/fasthttp"
-
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
 // userAgent identifies the SDK in server logs.
 const userAgent = "fxd-go-client/1.0.0"
 
-// ErrNoKey is returned by Do on a Client made without a key.
+// ErrNoKey is returned by Do, and by the typed methods of authenticated
+// routes, on a Client made without a key.
 var ErrNoKey = errors.New("client: no signing key configured")
 
 // Client signs and sends API requests to one server. It is safe for
 // concurrent use; create one per (server, key) and share it.
 type Client struct {
-	hc       *fasthttp.HostClient
+	hc       *http.Client
+	scheme   string
 	host     string
 	keyID    string
 	key      ed25519.PrivateKey
 	timeout  time.Duration
 	clock    func() time.Time
 	basePath string
+	maxBody  int
+	retry    RetryPolicy
+	sleep    func(context.Context, time.Duration) error
 	offsetNs atomic.Int64
 	signed   signedSet
 }
 
 // New returns a Client for baseURL ("http://127.0.0.1:8080"; scheme and
-// host only, the base path belongs in each target) signing with key under
-// keyID. keyID and key may both be empty for a Client that only makes
-// unsigned calls (DoUnsigned, SyncClock).
+// host only: the base path is WithBasePath's, and Do's targets carry it)
+// signing with key under keyID. keyID and key may both be empty for a
+// Client that only makes unsigned calls (DoUnsigned, SyncClock, the
+// public routes).
 func New(baseURL, keyID string, key ed25519.PrivateKey, opts ...Option) (*Client, error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.maxConns < 1 {
-		return nil, fmt.Errorf("client: max conns %d, want >= 1", cfg.maxConns)
-	}
-	if cfg.timeout <= 0 {
-		return nil, fmt.Errorf("client: timeout %v, want > 0", cfg.timeout)
-	}
-	if cfg.maxBodySize < 1 {
-		return nil, fmt.Errorf("client: max response body size %d, want >= 1", cfg.maxBodySize)
-	}
-	if cfg.clock == nil {
-		return nil, errors.New("client: nil clock")
-	}
-	if cfg.basePath != "" && (cfg.basePath[0] != '/' || strings.HasSuffix(cfg.basePath, "/")) {
-		return nil, fmt.Errorf("client: base path %q must start and not end with '/'", cfg.basePath)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	switch {
 	case keyID == "" && key == nil:
@@ -80,46 +73,73 @@ func New(baseURL, keyID string, key ed25519.PrivateKey, opts ...Option) (*Client
 	if u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("client: base URL %q: want scheme://host[:port] only", baseURL)
 	}
-	isTLS := u.Scheme == "https"
-	addr := u.Host
-	if u.Port() == "" {
-		port := "80"
-		if isTLS {
-			port = "443"
-		}
-		addr = net.JoinHostPort(u.Hostname(), port)
+	rt := cfg.transport
+	if rt == nil {
+		d := &net.Dialer{Timeout: cfg.timeout, KeepAlive: 30 * time.Second}
+		rt = &rawFallback{inner: newTransport(cfg, d), dialer: d, tls: cfg.tlsConfig}
 	}
-	c := &Client{
+	return &Client{
+		hc: &http.Client{
+			Transport: rt,
+			// A redirect would resend the signed request to a target
+			// the signature does not cover; the caller sees the 3xx.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		scheme:   u.Scheme,
 		host:     u.Host,
 		keyID:    keyID,
 		key:      key,
 		timeout:  cfg.timeout,
 		clock:    cfg.clock,
 		basePath: cfg.basePath,
-		hc: &fasthttp.HostClient{
-			Addr:                addr,
-			Name:                userAgent,
-			IsTLS:               isTLS,
-			TLSConfig:           cfg.tlsConfig,
-			MaxConns:            cfg.maxConns,
-			MaxConnWaitTimeout:  cfg.timeout,
-			MaxResponseBodySize: cfg.maxBodySize,
-			// The signature covers the target byte for byte.
-			DisablePathNormalizing: true,
-			// Never resend: a resent signed request is a replay.
-			MaxIdemponentCallAttempts: 1,
-			RetryIfErr:                func(*fasthttp.Request, int, error) (bool, bool) { return false, false },
-		},
+		maxBody:  cfg.maxBodySize,
+		retry:    cfg.retry,
+		sleep:    cfg.sleep,
+	}, nil
+}
+
+// check validates a configuration.
+func (cfg *config) check() error {
+	switch {
+	case cfg.maxConns < 1:
+		return fmt.Errorf("client: max conns %d, want >= 1", cfg.maxConns)
+	case cfg.timeout <= 0:
+		return fmt.Errorf("client: timeout %v, want > 0", cfg.timeout)
+	case cfg.maxBodySize < 1:
+		return fmt.Errorf("client: max response body size %d, want >= 1", cfg.maxBodySize)
+	case cfg.clock == nil:
+		return errors.New("client: nil clock")
+	case cfg.sleep == nil:
+		return errors.New("client: nil sleep")
+	case cfg.basePath != "" && (cfg.basePath[0] != '/' || strings.HasSuffix(cfg.basePath, "/")):
+		return fmt.Errorf("client: base path %q must start and not end with '/'", cfg.basePath)
 	}
-	return c, nil
+	return cfg.retry.check()
+}
+
+// newTransport is the Client's own transport: bounded connections to one
+// host, no proxy (a proxy could rewrite the signed target), no
+// compression (the body is read as the server sent it).
+func newTransport(cfg config, d *net.Dialer) *http.Transport {
+	return &http.Transport{
+		DialContext:            d.DialContext,
+		TLSClientConfig:        cfg.tlsConfig,
+		TLSHandshakeTimeout:    cfg.timeout,
+		MaxConnsPerHost:        cfg.maxConns,
+		MaxIdleConns:           cfg.maxConns,
+		MaxIdleConnsPerHost:    cfg.maxConns,
+		IdleConnTimeout:        90 * time.Second, // below the server's 2 min, so we close first
+		DisableCompression:     true,
+		MaxResponseHeaderBytes: 64 << 10,
+	}
 }
 
 // Do signs and sends one request and returns the complete response, of any
 // status. target is the raw path and query including the base path
 // ("/public/v1/fx/orders?limit=5"); body is sent raw (JSON, usually) and
 // gets Content-Type application/json unless headers say otherwise; headers
-// adds request headers (Idempotency-Key, …) but may not set the auth
-// headers, Host or Content-Length.
+// adds request headers (Idempotency-Key, …), sent with their names as
+// spelled, but may not set the auth headers, Host or Content-Length.
 //
 // When the same method, target and body were already signed in the current
 // second, the request goes out with `_r=<n>` appended (see the package
@@ -128,130 +148,94 @@ func (c *Client) Do(ctx context.Context, method, target string, body []byte, hea
 	if c.key == nil {
 		return nil, ErrNoKey
 	}
-	req, err := c.newRequest(method, target, body, headers)
+	m, h, err := prepare(method, target, body, headers)
 	if err != nil {
 		return nil, err
 	}
-	method = string(req.Header.Method())
-	ts, sent := c.signed.claim(c.unixSeconds, method, target, sha256.Sum256(body))
-	if err := setTarget(req, c.host, sent, c.hc.IsTLS); err != nil {
-		fasthttp.ReleaseRequest(req)
-		return nil, fmt.Errorf("client: %s %s: %w", method, target, err)
-	}
-	tsText := strconv.FormatInt(ts, 10)
-	req.Header.Set(reqsig.HeaderKey, c.keyID)
-	req.Header.Set(reqsig.HeaderTimestamp, tsText)
-	req.Header.Set(reqsig.HeaderSignature, reqsig.Sign(c.key, tsText, method, sent, body))
-	return c.send(ctx, req, sent)
+	return c.sendOnce(ctx, m, target, body, h, true, nil)
 }
 
 // DoUnsigned sends a request without auth headers, for the
 // unauthenticated routes (/health, /time, /openapi.json, /pay/…). It
 // does not add `_r`: unsigned requests have no replay check.
 func (c *Client) DoUnsigned(ctx context.Context, method, target string, body []byte, headers map[string]string) (*Response, error) {
-	req, err := c.newRequest(method, target, body, headers)
+	m, h, err := prepare(method, target, body, headers)
 	if err != nil {
 		return nil, err
 	}
-	if err := setTarget(req, c.host, target, c.hc.IsTLS); err != nil {
-		fasthttp.ReleaseRequest(req)
-		return nil, fmt.Errorf("client: %s %s: %w", req.Header.Method(), target, err)
-	}
-	return c.send(ctx, req, target)
+	return c.sendOnce(ctx, m, target, body, h, false, nil)
 }
 
 // CloseIdleConnections closes the keep-alive connections not in use.
 func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 
-// newRequest validates the inputs and builds a pooled request without its
-// target; the caller owns (and releases, or passes to send) it.
-func (c *Client) newRequest(method, target string, body []byte, headers map[string]string) (*fasthttp.Request, error) {
+// prepare validates a raw request and returns its method as sent and its
+// headers (names as the caller spelled them).
+func prepare(method, target string, body []byte, headers map[string]string) (string, http.Header, error) {
 	m, err := checkMethod(method)
 	if err != nil {
-		return nil, fmt.Errorf("client: %w", err)
+		return "", nil, fmt.Errorf("client: %w", err)
 	}
 	if err := checkTarget(target); err != nil {
-		return nil, fmt.Errorf("client: %s: %w", m, err)
+		return "", nil, fmt.Errorf("client: %s: %w", m, err)
 	}
-	for k := range headers {
-		switch http.CanonicalHeaderKey(k) {
-		case "Svc-Api-Key", "Svc-Timestamp", "Svc-Signature", "Host", "Content-Length":
-			return nil, fmt.Errorf("client: %s %s: header %q is set by the client", m, target, k)
-		}
-	}
-	req := fasthttp.AcquireRequest()
-	// Send header names as spelled (SVC-API-KEY, not Svc-Api-Key).
-	req.Header.DisableNormalizing()
-	req.Header.SetMethod(m)
-	if len(body) > 0 {
-		req.Header.SetContentType("application/json")
-	}
+	h := baseHeader(len(headers), body)
 	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	req.SetBodyRaw(body)
-	return req, nil
-}
-
-// setTarget sets the request line and checks that fasthttp will send the
-// target exactly as given: it parses and re-renders the URI on the way out
-// (dropping an empty '?', for one), and a target that does not survive
-// that unchanged would be signed over bytes the server never sees.
-func setTarget(req *fasthttp.Request, host, target string, isTLS bool) error {
-	req.Header.SetHost(host)
-	req.SetRequestURI(target)
-	u := req.URI()
-	u.DisablePathNormalizing = true
-	if isTLS {
-		// HostClient refuses a request whose scheme differs from its own.
-		u.SetScheme("https")
-	}
-	if got := u.RequestURI(); string(got) != target {
-		return fmt.Errorf("target would be sent as %q, not as signed", got)
-	}
-	return nil
-}
-
-// send performs req (which it releases) and copies out the response.
-func (c *Client) send(ctx context.Context, req *fasthttp.Request, target string) (*Response, error) {
-	method := string(req.Header.Method())
-	resp := fasthttp.AcquireResponse()
-	deadline := time.Now().Add(c.timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	var err error
-	if ctx.Done() == nil {
-		err = c.hc.DoDeadline(req, resp, deadline)
-	} else if err = ctx.Err(); err == nil {
-		// fasthttp cannot be interrupted: run it aside and, if the context
-		// ends first, let it finish and release the pooled objects.
-		done := make(chan error, 1)
-		go func() { done <- c.hc.DoDeadline(req, resp, deadline) }()
-		select {
-		case err = <-done:
-		case <-ctx.Done():
-			go func() {
-				<-done
-				fasthttp.ReleaseRequest(req)
-				fasthttp.ReleaseResponse(resp)
-			}()
-			return nil, fmt.Errorf("client: %s %s: %w", method, target, ctx.Err())
+		switch ck := http.CanonicalHeaderKey(k); ck {
+		case "Svc-Api-Key", "Svc-Timestamp", "Svc-Signature", "Host", "Content-Length":
+			return "", nil, fmt.Errorf("client: %s %s: header %q is set by the client", m, target, k)
+		case "Content-Type", "User-Agent":
+			delete(h, ck) // the caller's wins
 		}
+		h[k] = []string{v}
 	}
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
+	return m, h, nil
+}
+
+// baseHeader holds the headers of every request; extra is room for more.
+func baseHeader(extra int, body []byte) http.Header {
+	h := make(http.Header, extra+5)
+	h["User-Agent"] = []string{userAgent}
+	if len(body) > 0 {
+		h["Content-Type"] = []string{"application/json"}
+	}
+	return h
+}
+
+// sendOnce sends one request, signed afresh when sign is set (a new
+// timestamp, and `_r` if this exact request was signed this second), and
+// reads the whole answer; with stream set, a 200 answer's body is handed
+// over unread instead. It sets the auth headers in h.
+func (c *Client) sendOnce(ctx context.Context, method, target string, body []byte, h http.Header, sign bool, stream *io.ReadCloser) (*Response, error) {
+	sent, ts := target, int64(0)
+	if sign {
+		ts, sent = c.signed.claim(c.unixSeconds, method, target, sha256.Sum256(body))
+		tsText := strconv.FormatInt(ts, 10)
+		// Spelled as SPEC.md spells them (header names are
+		// case-insensitive, but what is on the wire stays recognisable).
+		h[reqsig.HeaderKey] = []string{c.keyID}
+		h[reqsig.HeaderTimestamp] = []string{tsText}
+		h[reqsig.HeaderSignature] = []string{reqsig.Sign(c.key, tsText, method, sent, body)}
+	}
+	ex, err := c.exchange(ctx, method, sent, body, h)
 	if err != nil {
-		return nil, fmt.Errorf("client: %s %s: %w", method, target, err)
+		return nil, err
 	}
-	out := &Response{
-		Status: resp.StatusCode(),
-		Header: make(http.Header),
-		Body:   append([]byte(nil), resp.Body()...),
-		Target: target,
+	out := &Response{Status: ex.resp.StatusCode, Header: ex.resp.Header, Target: sent, signedAt: ts}
+	if stream != nil && out.Status == http.StatusOK {
+		ex.stopTimer()
+		*stream = &streamBody{ex}
+		return out, nil
 	}
-	for k, v := range resp.Header.All() {
-		out.Header.Add(string(k), string(v))
+	defer ex.release()
+	if out.Body, err = readBody(ex.resp.Body, ex.resp.ContentLength, c.maxBody); err != nil {
+		return nil, ex.fail(err)
+	}
+	if ex.resent && sign && out.Status == http.StatusUnauthorized && errorCodeOf(out.Body) == CodeReplayed {
+		// The transport resent our signed bytes on a fresh connection
+		// after the first one died with the request on it: the server
+		// had the first copy, and its answer is lost.
+		return nil, ex.fail(errLostAfterSend)
 	}
 	return out, nil
 }

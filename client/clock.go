@@ -50,5 +50,6 @@ func (c *Client) SyncClock(ctx context.Context) error {
 	mid := t1.Add(t2.Sub(t1) / 2)
 	server := time.Unix(*body.Unix, int64(500*time.Millisecond))
 	c.offsetNs.Store(int64(server.Sub(mid)))
+	c.signed.rewind(c.unixSeconds())
 	return nil
 }

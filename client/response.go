@@ -2,8 +2,9 @@ package client
 
 import "net/http"
 
-// Response is a complete HTTP response, copied out of fasthttp's pooled
-// objects so it stays valid for as long as the caller keeps it.
+// Response is a complete HTTP response, read whole (up to
+// WithMaxResponseBodySize), so it stays valid for as long as the caller
+// keeps it.
 type Response struct {
 	// Status is the HTTP status code.
 	Status int
@@ -15,4 +16,7 @@ type Response struct {
 	// Target is the request target as sent and signed: the caller's target,
 	// plus `_r=<n>` when the Client had to make the request unique.
 	Target string
+
+	// signedAt is the SVC-TIMESTAMP the request carried (0: unsigned).
+	signedAt int64
 }

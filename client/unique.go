@@ -57,3 +57,16 @@ func (s *signedSet) claim(now func() int64, method, target string, body [32]byte
 		}
 	}
 }
+
+// rewind lets the timestamps go back to now when a clock correction moved
+// them backwards (a Client whose clock ran ahead): claim never hands out
+// an earlier second than one it handed out, so without this it would go
+// on signing with the refused future second.
+func (s *signedSet) rewind(now int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now < s.sec {
+		clear(s.next)
+		s.sec = now
+	}
+}

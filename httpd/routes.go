@@ -38,12 +38,16 @@ var listQuery = []param{
 	{"starting_after", "string", "id of the last item of the previous page (its next_cursor)"},
 }
 
-var ledgerQuery = append(append([]param{}, listQuery...),
-	param{"type", "string", "fx_amm, fx_rfq, transfer or payment_link"},
-	param{"currency", "string", "a currency symbol"},
-	param{"from", "string", "RFC 3339 lower bound of created_at"},
-	param{"to", "string", "RFC 3339 upper bound of created_at"},
-)
+// ledgerFilters are the ledger's filters; the export takes them alone (it
+// is not paged: it streams every matching entry).
+var ledgerFilters = []param{
+	{"type", "string", "fx_amm, fx_rfq, transfer or payment_link"},
+	{"currency", "string", "a currency symbol"},
+	{"from", "string", "RFC 3339 lower bound of created_at"},
+	{"to", "string", "RFC 3339 upper bound of created_at"},
+}
+
+var ledgerQuery = append(append([]param{}, listQuery...), ledgerFilters...)
 
 var eventQuery = append(append([]param{}, listQuery...),
 	param{"type", "string", "only events of this type"},
@@ -75,7 +79,7 @@ func (s *Server) routes() []route {
 		{Method: "PATCH", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "updateWallet", Summary: "Make primary or relabel a wallet", Body: "WalletUpdateRequest", OK: 200, Result: "Wallet", Errors: []int{400, 404}, Handler: s.updateWallet},
 		{Method: "DELETE", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "deleteWallet", Summary: "Unlink a wallet (409 for the primary while others remain)", OK: 200, Result: "Deleted", Errors: []int{404, 409}, Handler: s.deleteWallet},
 		{Method: "GET", Path: "/transactions", Scope: domain.ScopeRead, OperationID: "listTransactions", Summary: "Unified ledger, newest first", Query: ledgerQuery, OK: 200, Result: "TransactionList", Errors: []int{400}, Handler: s.listTransactions},
-		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180), streamed", Query: ledgerQuery, OK: 200, ContentType: "text/csv", Errors: []int{400}, Handler: s.exportTransactions},
+		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180), streamed", Query: ledgerFilters, OK: 200, ContentType: "text/csv", Errors: []int{400}, Handler: s.exportTransactions},
 
 		// Transfers.
 		{Method: "POST", Path: "/transfers", Scope: domain.ScopePay, OperationID: "createTransfer", Summary: "Create a transfer (idempotent with Idempotency-Key)", Body: "TransferRequest", OK: 201, Result: "Transfer", Errors: []int{400, 403, 404}, Handler: s.createTransfer},
@@ -113,4 +117,11 @@ func (s *Server) routes() []route {
 		{Method: "GET", Path: "/events", Scope: domain.ScopeWebhooks, OperationID: "listEvents", Summary: "The account's events of the last 30 days, newest first, exactly as delivered", Query: eventQuery, OK: 200, Result: "EventList", Errors: []int{400}, Handler: s.listEvents},
 		{Method: "GET", Path: "/events/{id}", Scope: domain.ScopeWebhooks, OperationID: "getEvent", Summary: "One event, exactly as delivered", OK: 200, Result: "Event", Errors: []int{404}, Handler: s.getEvent},
 	}
+}
+
+// OpenAPIDocument renders the OpenAPI document of the route table, as
+// GET /openapi.json serves it, without a running server: the Go SDK's
+// tests hold their typed methods and bodies equal to it.
+func OpenAPIDocument(basePath, serverURL string) ([]byte, error) {
+	return buildOpenAPI((&Server{}).routes(), basePath, serverURL)
 }
