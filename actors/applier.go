@@ -51,12 +51,19 @@ func (e *Engine) applyOnce() (int, error) {
 	defer clear(fed) // drop payload references until the next call
 	var err error
 	if ok {
+		if e.readBack {
+			// Caught up: the segments the log cached for reading back are
+			// not needed again (up to two whole segments of heap).
+			e.log.DropReadCache()
+			e.readBack = false
+		}
 		for i, payload := range fed {
 			if recs, err = appendDecoded(recs, from+1+uint64(i), payload); err != nil {
 				return 0, err
 			}
 		}
 	} else {
+		e.readBack = true
 		err = e.log.Scan(from+1, func(index uint64, payload []byte) error {
 			if len(recs) == applyBatch {
 				return errBatchFull

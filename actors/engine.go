@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/mapshrink"
 	"github.com/fxd-labs/fxd/snapshot"
 	"github.com/fxd-labs/fxd/wal"
 )
@@ -23,7 +24,8 @@ import (
 type Config struct {
 	DataDir string
 	Env     string // "test" or "live": the key id prefix and account env
-	// PassivateAfter is how long an account actor stays idle in memory.
+	// PassivateAfter is how long an idle entity actor (any kind) stays in
+	// memory before it passivates (fxd serve --passivate-after).
 	PassivateAfter time.Duration
 	// MaxInflight bounds messages waiting in one account's mailbox.
 	MaxInflight int64
@@ -80,6 +82,7 @@ type Engine struct {
 	// applier's reusable view of them (applier goroutine only).
 	feed       *feed
 	fedScratch [][]byte
+	readBack   bool // the applier read the log back since it last caught up (applier goroutine only)
 
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -116,7 +119,7 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(), reg: newRegistry(),
+		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
 		system: actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 			return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		})),
@@ -142,6 +145,8 @@ func (e *Engine) Recover() error {
 	if err != nil {
 		return err
 	}
+	e.log.DropReadCache() // replay read the log back; the feed serves from now on
+	e.readBack = false
 	if err := e.store.Keys(func(k *domain.APIKey) error { e.dir.put(k); return nil }); err != nil {
 		return err
 	}
@@ -205,6 +210,10 @@ func (e *Engine) LastIndex() uint64 { return e.log.LastIndex() }
 // LogBatches is the number of group-committed log batches (one fsync each)
 // since start.
 func (e *Engine) LogBatches() uint64 { return e.log.Batches() }
+
+// LogTailBytes is the log's tail segment, which the log library holds in
+// memory (wal.Log.TailBytes).
+func (e *Engine) LogTailBytes() int64 { return e.log.TailBytes() }
 
 // AppliedIndex is the last index the snapshot store holds.
 func (e *Engine) AppliedIndex() uint64 { return e.applied.Load() }
@@ -292,6 +301,7 @@ func (e *Engine) sendTo(id string, msg any, activate func() (*entry, error)) err
 			return err
 		}
 		sh.m[id] = en
+		sh.peak.Saw(len(sh.m))
 		e.reg.add(1)
 	}
 	if atomic.LoadInt64(&en.inflight) >= e.cfg.MaxInflight {
@@ -332,6 +342,7 @@ func (e *Engine) unregister(acct string, en *entry) bool {
 		return false
 	}
 	delete(sh.m, acct)
+	sh.m = mapshrink.Shrink(sh.m, &sh.peak)
 	e.reg.add(-1)
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/fxd-labs/fxd/internal/mapshrink"
 )
 
 // MaxActiveAccounts bounds how many account actors are in memory at once.
@@ -30,8 +31,9 @@ type entry struct {
 }
 
 type shard struct {
-	mu sync.Mutex
-	m  map[string]*entry
+	mu   sync.Mutex
+	m    map[string]*entry
+	peak mapshrink.Peak // a burst of activations is given back once passivated
 }
 
 // registry is the sharded map of active accounts.

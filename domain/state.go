@@ -19,15 +19,26 @@ type AccountState struct {
 	Challenges map[string]*Challenge
 }
 
-// NewAccountState returns an empty state.
-func NewAccountState() *AccountState {
-	return &AccountState{
-		Keys:       map[string]*APIKey{},
-		Contacts:   map[string]*Contact{},
-		Wallets:    map[string]*Wallet{},
-		Challenges: map[string]*Challenge{},
+// NewAccountState returns an empty state. Its maps stay nil until their
+// first entry: an active actor holds two states (speculative and
+// committed), and most accounts never have a wallet or a challenge, so
+// empty maps made up front were a good part of an account's memory.
+func NewAccountState() *AccountState { return &AccountState{} }
+
+// putIn sets m[k] = v, making the map on its first entry.
+func putIn[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V, 1)
 	}
+	(*m)[k] = v
 }
+
+// AddKey, AddContact, AddWallet and AddChallenge install a row (Apply, and
+// the store when it loads an account).
+func (s *AccountState) AddKey(k *APIKey)          { putIn(&s.Keys, k.ID, k) }
+func (s *AccountState) AddContact(c *Contact)     { putIn(&s.Contacts, c.ID, c) }
+func (s *AccountState) AddWallet(w *Wallet)       { putIn(&s.Wallets, w.Address, w) }
+func (s *AccountState) AddChallenge(c *Challenge) { putIn(&s.Challenges, c.Nonce, c) }
 
 // Apply writes one event into the state. It is total for every event Decide
 // can produce; an event that contradicts the state is a broken invariant
@@ -37,9 +48,9 @@ func (s *AccountState) Apply(e *Event) {
 	case EvAccountPut:
 		s.Account = e.Account
 	case EvKeyPut:
-		s.Keys[e.Key.ID] = e.Key
+		s.AddKey(e.Key)
 	case EvContactPut:
-		s.Contacts[e.Contact.ID] = e.Contact
+		s.AddContact(e.Contact)
 	case EvContactDeleted:
 		if _, ok := s.Contacts[e.ID]; !ok {
 			panic(fmt.Sprintf("domain: apply contact_deleted of unknown contact %s", e.ID))
@@ -48,14 +59,14 @@ func (s *AccountState) Apply(e *Event) {
 	case EvIdemPut:
 		s.Idem.Put(e.Idem)
 	case EvWalletPut:
-		s.Wallets[e.Wallet.Address] = e.Wallet
+		s.AddWallet(e.Wallet)
 	case EvWalletDeleted:
 		if _, ok := s.Wallets[e.ID]; !ok {
 			panic(fmt.Sprintf("domain: apply wallet_deleted of unknown wallet %s", e.ID))
 		}
 		delete(s.Wallets, e.ID)
 	case EvChallengePut:
-		s.Challenges[e.Challenge.Nonce] = e.Challenge
+		s.AddChallenge(e.Challenge)
 	case EvChallengeDeleted:
 		if _, ok := s.Challenges[e.ID]; !ok {
 			panic(fmt.Sprintf("domain: apply challenge_deleted of unknown nonce %s", e.ID))

@@ -209,8 +209,8 @@ func (a *Admin) createKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *Admin) revokeKey(w http.ResponseWriter, r *http.Request) {
-	k := a.engine.Directory().Get(r.PathValue("id"))
-	if k == nil {
+	k, ok := a.engine.Directory().Get(r.PathValue("id"))
+	if !ok {
 		adminError(w, domain.ErrNotFound("key"))
 		return
 	}
@@ -245,6 +245,7 @@ func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
 	gauge("fxd_wal_last_index", "Last durable log index.", a.engine.LastIndex())
 	metric("counter", "fxd_wal_fsync_batches_total", "Group-committed log batches made durable since start, one fsync each.",
 		a.engine.LogBatches())
+	gauge("fxd_wal_tail_bytes", "Bytes of the log's tail segment, which the log library also holds in memory (up to the segment size).", a.engine.LogTailBytes())
 	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
 	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
 	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())

@@ -15,8 +15,7 @@ import (
 // the X-RateLimit headers of the tightest class on the response (they stay
 // on whatever the handler writes next). It answers 429 itself.
 func (s *Server) rateLimit(ctx *fasthttp.RequestCtx, keyID string, rt *route, now time.Time) bool {
-	lim := s.limiters.Get(unsafeBytes(keyID))
-	d := lim.Allow(now.UnixNano(), ratelimit.ClassFor(rt.Method, rt.Heavy))
+	d := s.limiters.Allow(unsafeBytes(keyID), now.UnixNano(), ratelimit.ClassFor(rt.Method, rt.Heavy))
 	setLimitHeaders(ctx, d)
 	if !d.Allowed {
 		writeError(ctx, &domain.Error{Status: 429, Code: domain.CodeOverLimit,

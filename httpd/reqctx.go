@@ -19,7 +19,7 @@ type reqCtx struct {
 	ctx    *fasthttp.RequestCtx
 	s      *Server
 	route  *route
-	key    *domain.APIKey // nil on public routes
+	key    actors.KeyAuth // zero on public routes
 	params params
 }
 

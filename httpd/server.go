@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/fxd-labs/fxd/actors"
@@ -86,6 +87,9 @@ type Server struct {
 	openapi   []byte
 	rates     *rates // nil without a chain
 	fast      *fasthttp.Server
+	stopSweep chan struct{} // closed by Shutdown
+	sweepOnce sync.Once     // one sweeper, however many listeners Serve
+	stopOnce  sync.Once
 }
 
 // New builds the server over an engine.
@@ -106,6 +110,7 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		perIP:     ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
 		replays:   replay.New(replayWindow, maxReplayEntries),
 		deadlines: newDeadlines(requestTimeout),
+		stopSweep: make(chan struct{}),
 	}
 	if cfg.Chain != nil {
 		s.rates = &rates{engine: e, chain: cfg.Chain}
@@ -139,10 +144,35 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 }
 
 // Serve serves on the listener until Shutdown.
-func (s *Server) Serve(ln net.Listener) error { return s.fast.Serve(ln) }
+func (s *Server) Serve(ln net.Listener) error {
+	s.sweepOnce.Do(func() { go s.sweepLimiters() })
+	return s.fast.Serve(ln)
+}
 
 // Shutdown stops accepting and waits for open requests.
-func (s *Server) Shutdown(ctx context.Context) error { return s.fast.ShutdownWithContext(ctx) }
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopOnce.Do(func() { close(s.stopSweep) })
+	return s.fast.ShutdownWithContext(ctx)
+}
+
+// limiterSweep is how often the rate limiters of keys idle for a window
+// are dropped: a pass costs about 50 ns a limiter held.
+const limiterSweep = 10 * time.Second
+
+// sweepLimiters drops the rate limiters of keys idle for a window, so a
+// key that stopped calling costs only its directory entry.
+func (s *Server) sweepLimiters() {
+	t := time.NewTicker(limiterSweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopSweep:
+			return
+		case <-t.C:
+			s.limiters.Sweep(s.cfg.Clock().UnixNano())
+		}
+	}
+}
 
 // Handler exposes the request handler (for in-process benchmarks).
 func (s *Server) Handler() fasthttp.RequestHandler { return s.serve }

@@ -109,6 +109,27 @@ func Partition(id string) (p int, ok bool) {
 	return int(raw[partByte]), true
 }
 
+// Raw is the 160 bits of an id, without its prefix: a fixed-size value
+// for tables that hold very many ids (the key directory).
+type Raw [20]byte
+
+// Parse returns the bits of id when it is prefix followed by Len
+// characters of the alphabet (as every id New makes is).
+func Parse(prefix, id string) (Raw, bool) {
+	body, ok := strings.CutPrefix(id, prefix)
+	if !ok || len(body) != Len {
+		return Raw{}, false
+	}
+	raw, ok := decode(body)
+	return Raw(raw), ok
+}
+
+// Format is the id prefix followed by r's characters: Parse's inverse.
+func (r Raw) Format(prefix string) string {
+	raw := [20]byte(r)
+	return prefix + encode(&raw)
+}
+
 // encode writes 160 bits as 32 base32 characters, most significant first.
 func encode(raw *[20]byte) string {
 	var out [Len]byte

@@ -118,3 +118,31 @@ func TestPartitionOfLegacyIDsIsStable(t *testing.T) {
 	id := g.New("ord_", time.Now(), 17)
 	require.Equal(t, 17, PartitionOf(id))
 }
+
+func TestParseFormat(t *testing.T) {
+	var g Generator
+	id := g.New("svc_test_", time.UnixMilli(1_795_000_000_123), 7)
+	cases := []struct {
+		name, prefix, id string
+		ok               bool
+	}{
+		{"an id New made", "svc_test_", id, true},
+		{"another prefix", "svc_live_", id, false},
+		{"one character short", "svc_test_", id[:len(id)-1], false},
+		{"one character long", "svc_test_", id + "0", false},
+		{"lower case is not the alphabet", "svc_test_", strings.ToLower(id), false},
+		{"a hand-made id", "svc_test_", "svc_test_a", false},
+		{"U is not in the alphabet", "svc_test_", "svc_test_" + strings.Repeat("U", Len), false},
+		{"all zero bits", "svc_test_", "svc_test_" + strings.Repeat("0", Len), true},
+		{"all one bits", "svc_test_", "svc_test_" + strings.Repeat("Z", Len), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			raw, ok := Parse(c.prefix, c.id)
+			require.Equal(t, c.ok, ok)
+			if ok {
+				require.Equal(t, c.id, raw.Format(c.prefix), "Format is Parse's inverse")
+			}
+		})
+	}
+}

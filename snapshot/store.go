@@ -113,20 +113,24 @@ func (s *Store) LoadAccount(acct string, now time.Time) (st *domain.AccountState
 			st.Account, derr = domain.UnmarshalAccount(v)
 		case bytes.HasPrefix(rest, []byte("k/")):
 			var key *domain.APIKey
-			key, derr = domain.UnmarshalKey(v)
-			st.Keys[key.ID] = key
+			if key, derr = domain.UnmarshalKey(v); derr == nil {
+				st.AddKey(key)
+			}
 		case bytes.HasPrefix(rest, []byte("c/")):
 			var c *domain.Contact
-			c, derr = domain.UnmarshalContact(v)
-			st.Contacts[c.ID] = c
+			if c, derr = domain.UnmarshalContact(v); derr == nil {
+				st.AddContact(c)
+			}
 		case bytes.HasPrefix(rest, []byte("w/")):
 			var w *domain.Wallet
-			w, derr = domain.UnmarshalWallet(v)
-			st.Wallets[w.Address] = w
+			if w, derr = domain.UnmarshalWallet(v); derr == nil {
+				st.AddWallet(w)
+			}
 		case bytes.HasPrefix(rest, []byte("h/")):
 			var c *domain.Challenge
-			c, derr = domain.UnmarshalChallenge(v)
-			st.Challenges[c.Nonce] = c
+			if c, derr = domain.UnmarshalChallenge(v); derr == nil {
+				st.AddChallenge(c)
+			}
 		case bytes.HasPrefix(rest, []byte("i/")):
 			var r *domain.IdemRecord
 			r, derr = domain.UnmarshalIdem(v)

@@ -40,6 +40,7 @@ type serveFlags struct {
 	makers                            int
 	makerFault                        string
 	orderDeadline, settleTimeout      time.Duration
+	passivateAfter                    time.Duration
 	publicURL                         string
 	webhooks                          webhookFlags
 }
@@ -61,6 +62,7 @@ func runServe(args []string) error {
 	fs.StringVar(&f.makerFault, "maker-fault", "none", "market makers' fault: none, or skip-settle (never settle, so escrows are refunded)")
 	fs.DurationVar(&f.orderDeadline, "order-deadline", fx.DefaultOrderDeadline, "FX order deadline after accept")
 	fs.DurationVar(&f.settleTimeout, "rfq-settle-timeout", fx.DefaultSettleTimeout, "RFQ maker settlement window (whole seconds); then the escrow is refunded")
+	fs.DurationVar(&f.passivateAfter, "passivate-after", 2*time.Minute, "how long an idle account, order, transfer, link or endpoint stays in memory (its state is on disk; the next request loads it)")
 	addWebhookFlags(fs, &f.webhooks)
 	fs.StringVar(&f.publicURL, "public-url", "", "public base URL of the API as callers reach it (payment link urls); default http://<listen><base path>")
 	if _, err := parse(fs, args); err != nil {
@@ -83,7 +85,10 @@ func runServe(args []string) error {
 	// accepted any earlier one, and the replay cache lives in memory.
 	started := time.Now().Truncate(time.Second).Add(time.Second)
 
-	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger})
+	if f.passivateAfter < time.Second {
+		return fmt.Errorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
+	}
+	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger, PassivateAfter: f.passivateAfter})
 	if err != nil {
 		return err
 	}

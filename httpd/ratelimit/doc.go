@@ -12,8 +12,10 @@
 // fixed windows: each class keeps a ring of the admission times of its last
 // L admitted requests, so the test "fewer than L in the window" is whether
 // the ring has room or its oldest entry has left the window. A decision is
-// O(1) (amortised: each entry is expired once), allocation-free, under one
-// mutex per key.
+// O(1) (amortised: each entry is expired once) under one mutex per key, and
+// allocation-free once the key's rings have grown to its largest burst
+// (rings are sized on use; a key's limiter is dropped once it holds no
+// admission, see PerKey).
 //
 // Time is a parameter (unix nanoseconds) everywhere, so tests drive a fake
 // clock. Within one window, time never runs backwards: a now earlier than

@@ -74,7 +74,7 @@ func (s *ipShard) take(now int64) (int32, bool) {
 	if len(s.entries) < s.capacity {
 		s.entries = append(s.entries, ipEntry{})
 		i := int32(len(s.entries) - 1)
-		s.entries[i].w.init(make([]uint32, s.limit), s.windowMs)
+		s.entries[i].w.init(s.limit, s.windowMs)
 		return i, true
 	}
 	h := s.lruHead
@@ -84,7 +84,7 @@ func (s *ipShard) take(now int64) (int32, bool) {
 	s.unlink(h)
 	delete(s.index, s.entries[h].key)
 	e := &s.entries[h]
-	e.w.init(e.w.ts, s.windowMs)
+	e.w.init(s.limit, s.windowMs)
 	return h, true
 }
 

@@ -6,7 +6,8 @@ import (
 )
 
 // Limiter holds the sliding windows of one API key. It is safe for
-// concurrent use; all its memory (one ring per class) is allocated by New.
+// concurrent use. Its rings are sized on use (window.go): a decision
+// allocates only when a class admits more than it ever held before.
 type Limiter struct {
 	mu    sync.Mutex
 	read  window
@@ -20,14 +21,25 @@ func New(l Limits) *Limiter {
 	if err := l.Validate(); err != nil {
 		panic(fmt.Sprintf("ratelimit.New: %v", err))
 	}
-	// One allocation for all three rings.
-	buf := make([]uint32, l.Read+l.Write+l.Heavy)
 	ms := int64(l.Window) / nsPerMs
 	lim := &Limiter{}
-	lim.read.init(buf[:l.Read:l.Read], ms)
-	lim.write.init(buf[l.Read:l.Read+l.Write:l.Read+l.Write], ms)
-	lim.heavy.init(buf[l.Read+l.Write:], ms)
+	lim.read.init(l.Read, ms)
+	lim.write.init(l.Write, ms)
+	lim.heavy.init(l.Heavy, ms)
 	return lim
+}
+
+// idle reports whether no class holds an admission at now: the limiter
+// then decides exactly as a new one would, so it may be dropped.
+func (l *Limiter) idle(now int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range [...]*window{&l.read, &l.write, &l.heavy} {
+		if w.advance(now); !w.idle() {
+			return false
+		}
+	}
+	return true
 }
 
 // Allow decides whether a request of class c arriving at now (unix

@@ -135,8 +135,8 @@ func TestWraparound(t *testing.T) {
 		if c := Class(rng.IntN(3)); c != Read {
 			require.Equal(t, ref.allow(now, c), l.Allow(now, c), "now %d", now)
 		}
-		for i := 0; i < l.read.n; i++ {
-			require.LessOrEqual(t, int64(l.read.ts[(l.read.head+i)%len(l.read.ts)]), rebaseAfterMs+1)
+		for i := 0; i < int(l.read.n); i++ {
+			require.LessOrEqual(t, int64(l.read.ts[(int(l.read.head)+i)%len(l.read.ts)]), rebaseAfterMs+1)
 		}
 	}
 	require.GreaterOrEqual(t, rebases, 7, "200 days must rebase every ~24.8 days")

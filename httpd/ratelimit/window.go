@@ -8,10 +8,19 @@ import "math"
 // 2^31 ms (~24.8 days) keeps every stored offset below 2^31+1.
 const rebaseAfterMs = int64(1) << 31
 
+// minRing is the ring a window starts with on its first admission.
+const minRing = 4
+
 // window is the admission log of one class of one key: the times of the
-// last len(ts) admitted requests, in a ring.
+// last limit admitted requests, in a ring.
+//
+// The ring is sized on use: empty until the first admission, then doubled
+// whenever it is full and below limit. A key that sends a request now and
+// then holds a few bytes, not limit×4 (3,000 bytes at the default limits);
+// only a key that really bursts holds a ring as long as its burst.
 //
 // Invariants between calls:
+//   - n <= len(ts) <= limit;
 //   - the n live entries are ts[head], ts[head+1 mod len], …, oldest first,
 //     non-decreasing (time never runs backwards inside a window);
 //   - entry e stands for unix millisecond baseMs+e, the admission time
@@ -22,8 +31,7 @@ const rebaseAfterMs = int64(1) << 31
 // expiring, so an entry leaves the window at most 2 ms after its exact
 // nanosecond expiry and never before. The limiter can therefore be 2 ms
 // stricter than exact arithmetic, never more lenient. In exchange an entry
-// is 4 bytes instead of 8: 3,000 bytes of rings per key at the default
-// limits instead of 6,000.
+// is 4 bytes instead of 8.
 //
 // Wraparound: a window that is empty re-bases to now for free; one that has
 // been continuously non-empty for ~24.8 days is rebased in O(n) (rebase),
@@ -31,15 +39,18 @@ const rebaseAfterMs = int64(1) << 31
 // the window, so clamping them to the base keeps every decision unchanged.
 type window struct {
 	ts       []uint32
-	head     int
-	n        int
+	head     int32
+	n        int32
+	limit    int32
 	baseMs   int64
 	lastNs   int64
 	windowMs int64
 }
 
-func (w *window) init(ts []uint32, windowMs int64) {
-	*w = window{ts: ts, windowMs: windowMs, lastNs: math.MinInt64}
+// init empties w for limit admissions per windowMs, keeping its ring (a
+// reused slot keeps what it grew to).
+func (w *window) init(limit int, windowMs int64) {
+	*w = window{ts: w.ts[:0], limit: int32(limit), windowMs: windowMs, lastNs: math.MinInt64}
 }
 
 // advance moves w to time now, expiring the entries that have left the
@@ -58,7 +69,7 @@ func (w *window) advance(now int64) int64 {
 	cutoff := nowMs - w.windowMs - w.baseMs
 	for w.n > 0 && int64(w.ts[w.head]) <= cutoff {
 		w.head++
-		if w.head == len(w.ts) {
+		if int(w.head) == len(w.ts) {
 			w.head = 0
 		}
 		w.n--
@@ -74,7 +85,7 @@ func (w *window) advance(now int64) int64 {
 func (w *window) rebase(nowMs int64) {
 	newBase := nowMs - w.windowMs
 	delta := newBase - w.baseMs
-	for i, j := 0, w.head; i < w.n; i++ {
+	for i, j := int32(0), int(w.head); i < w.n; i++ {
 		if e := int64(w.ts[j]); e <= delta {
 			w.ts[j] = 0
 		} else {
@@ -89,16 +100,40 @@ func (w *window) rebase(nowMs int64) {
 
 // full reports whether the window admits nothing more right now (after
 // advance).
-func (w *window) full() bool { return w.n == len(w.ts) }
+func (w *window) full() bool { return w.n == w.limit }
+
+// idle reports whether w holds no admission (after advance): it decides
+// exactly as a new window would.
+func (w *window) idle() bool { return w.n == 0 }
 
 // push records an admission at now (as returned by advance, !full()).
 func (w *window) push(now int64) {
-	i := w.head + w.n
+	if int(w.n) == len(w.ts) {
+		w.grow()
+	}
+	i := int(w.head + w.n)
 	if i >= len(w.ts) {
 		i -= len(w.ts)
 	}
 	w.ts[i] = uint32(ceilDiv(now, nsPerMs) - w.baseMs)
 	w.n++
+}
+
+// grow doubles a full ring (at least minRing, at most limit), the live
+// entries moved to its start in order.
+func (w *window) grow() {
+	size := min(max(2*len(w.ts), minRing), int(w.limit))
+	if size <= len(w.ts) {
+		panic("ratelimit: grow of a ring already at its limit")
+	}
+	ts := make([]uint32, size)
+	for i, j := 0, int(w.head); i < int(w.n); i++ {
+		ts[i] = w.ts[j]
+		if j++; j == len(w.ts) {
+			j = 0
+		}
+	}
+	w.ts, w.head = ts, 0
 }
 
 // entryNs returns the unix nanoseconds an entry stands for.
@@ -111,7 +146,7 @@ func (w *window) newestNs() int64 {
 	if w.n == 0 {
 		return math.MinInt64
 	}
-	i := w.head + w.n - 1
+	i := int(w.head + w.n - 1)
 	if i >= len(w.ts) {
 		i -= len(w.ts)
 	}
@@ -124,7 +159,7 @@ func (w *window) freeAt(now int64) int64 {
 	if w.n == 0 {
 		return now
 	}
-	return w.entryNs(w.head) + w.windowMs*nsPerMs
+	return w.entryNs(int(w.head)) + w.windowMs*nsPerMs
 }
 
 // decide reports the window's state after a decision at now, and the exact
@@ -133,8 +168,8 @@ func (w *window) decide(allowed bool, now int64) (Decision, int64) {
 	free := w.freeAt(now)
 	d := Decision{
 		Allowed:   allowed,
-		Limit:     len(w.ts),
-		Remaining: len(w.ts) - w.n,
+		Limit:     int(w.limit),
+		Remaining: int(w.limit - w.n),
 		Reset:     ceilDiv(free, nsPerSec),
 	}
 	if !allowed {
