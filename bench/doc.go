@@ -65,15 +65,20 @@
 //     enables it again every 500 ms, so it retries all along. Only
 //     webhook.test events can be made without the chain, a write each
 //     (120 a minute per key): POST /webhooks/{id}/test to the healthy
-//     endpoint open loop at -webhook-rate (default 2,000/s) for warm-up +
-//     window, through as many keys of the account as that needs (≤ 1,000
-//     keys an account). Each window event is joined to its arrival
+//     endpoint open loop at -webhook-rate (default 2,000/s), in rounds
+//     that alternate with a floor round (see Method), through as many
+//     keys of the account as that needs (≤ 1,000 keys an account). The
+//     floor round is fxbench posting signed copies of one of fxd's own
+//     deliveries straight to the receiver at the same rate: what a
+//     delivery costs at the least, one HTTPS POST on loopback. Each
+//     window event is joined to its arrival
 //     (202 → delivery_id → GET /webhooks/{id}/deliveries → event id →
 //     webhook-id at the receiver): deliveries/s (target ≥ 2,000/s) and
 //     the lag from the client reading the 202 (after the commit) to the
 //     receiver's answer (target p99 ≤ 250 ms; the lag from the POST's
 //     send, before the commit, is reported beside it; the true lag lies
-//     between), per second of the window too. Then the receiver holds its
+//     between), per second of the window too; the floor's lag runs from
+//     its post's send. Then the receiver holds its
 //     answers (the 16 attempts in flight) while -webhook-drain tests
 //     (default 10,000) are made as fast as the API takes them, and lets
 //     go: the rate at which that backlog arrives is the pipeline's
@@ -86,7 +91,11 @@
 //     report in the results directory (-baseline FILE picks another).
 //   - The FX quote path, last (fxbench -only quotes runs just this, on a
 //     fresh fxd): POST /fx/quotes open loop at a fixed offered rate
-//     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms), then POST
+//     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms, and ≤ 150 µs of
+//     fxd's CPU per quote), in rounds that alternate with the floor
+//     server at the same rate (see Method), the floor answering fxd's own
+//     answer to a probe quote; "quote CPU over floor" is fxd's CPU per
+//     quote less the floor's per request. Then POST
 //     /fx/quotes/{id}/accept (an fsynced order) at 100/s, informational.
 //     Each account gets one wallet by SIWE (go-ethereum signs the
 //     EIP-4361 message); quotes and accepts are heavy (30 a minute per
@@ -134,6 +143,22 @@
 // the generator's CPU time per request and how many cores other processes
 // used meanwhile: on a shared machine, CPU per request is the steadier
 // comparison.
+//
+// The open-loop phases (FX quotes, webhook deliveries) run in rounds too
+// (rounds.go): -rounds of them, each a floor round and then an fxd round
+// at the same offered rate (floor, fxd, floor, fxd), each with its own
+// warm-up and an equal share of the window. Every fxd round thus follows
+// a floor round, so each starts from the same history (an fxd round
+// right after another would find the previous one's quotes and pending
+// work still in memory). The report keeps every round; fxd's rounds
+// merged (histograms merged, CPU summed over the windows) are judged,
+// and the rows show the spread over the rounds, e.g. "p99 0.58 ms
+// (0.52–0.61)", with the generator's own lateness (sends more than 1 ms
+// past their time) beside each round, since a late generator shows up as
+// latency of the server. Splitting the window keeps the number of
+// requests, so the keys needed under the per-key limits grow only by the
+// extra warm-ups; the floor has no rate limit and takes the same keys
+// without spending their budget.
 //
 // With -perf DIR, each server is sampled with Linux perf during its first
 // window (fxd serves no pprof endpoint); the table is followed by the share

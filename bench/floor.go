@@ -35,6 +35,16 @@ type FloorConfig struct {
 	// and POST /contacts, so both servers send the same bytes.
 	GetBody  []byte `json:"get_body"`
 	PostBody []byte `json:"post_body"`
+	// Answers, if set, answers requests to these paths (without query,
+	// any method) instead: the FX quote phase's floor gives POST
+	// /fx/quotes fxd's own quote answer, with fxd's status.
+	Answers map[string]FloorAnswer `json:"answers,omitempty"`
+}
+
+// FloorAnswer is the floor's static answer to one path.
+type FloorAnswer struct {
+	Status int    `json:"status"`
+	Body   []byte `json:"body"`
 }
 
 var (
@@ -49,6 +59,12 @@ func FloorHandler(cfg *FloorConfig) fasthttp.RequestHandler {
 		keys[id] = ed25519.PublicKey(k)
 	}
 	get, post := cfg.GetBody, cfg.PostBody
+	// nil unless set, so the read and write phases' floor pays one nil
+	// check for it and no lookup.
+	var answers map[string]FloorAnswer
+	if len(cfg.Answers) > 0 {
+		answers = cfg.Answers
+	}
 	return func(ctx *fasthttp.RequestCtx) {
 		h := &ctx.Request.Header
 		pub := keys[string(h.Peek(reqsig.HeaderKey))]
@@ -58,6 +74,13 @@ func FloorHandler(cfg *FloorConfig) fasthttp.RequestHandler {
 			ctx.SetStatusCode(401)
 			ctx.SetBody(floor401)
 			return
+		}
+		if answers != nil {
+			if a, ok := answers[string(ctx.Path())]; ok {
+				ctx.SetStatusCode(a.Status)
+				ctx.SetBody(a.Body)
+				return
+			}
 		}
 		if ctx.IsGet() {
 			ctx.SetBody(get)

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -48,6 +49,8 @@ const (
 	// Quote latency targets (the issue): on a 2-core machine.
 	quoteP99TargetMs  = 2.0
 	quoteP999TargetMs = 5.0
+	// quoteCPUTargetUs is fxd's server CPU per quote (the issue).
+	quoteCPUTargetUs = 150.0
 
 	// lateSend is how late a send may be before it counts as late.
 	lateSend = time.Millisecond
@@ -97,6 +100,13 @@ type OpenLoad struct {
 	// 100 ms of the window (by scheduled time), to line a tail up with
 	// what else happened then (GC, blocks).
 	SlowOver time.Duration
+	// Prepare, if set instead of Request, builds slot i's whole request
+	// into req (the worker's own, reset before each call), for requests
+	// the API's signature does not cover: the webhook phase's floor posts
+	// signed deliveries straight to its receiver.
+	Prepare func(i int64, req *fasthttp.Request) bool
+	// TLS, if set, makes the connections TLS with this configuration.
+	TLS *tls.Config
 }
 
 // OpenReq is one slot's request.
@@ -150,6 +160,12 @@ type OpenResult struct {
 	GeneratorCPUUs float64 `json:"generator_cpu_us_per_req"`
 	GeneratorCores float64 `json:"generator_cores"`
 	OtherCores     float64 `json:"other_cores"` // -1 where unknown
+
+	// What rounds of one load merge from (mergeOpen): the histograms
+	// behind Latency, Service and Lateness, and the window's CPU.
+	lat, svc, lateness Hist
+	use                cpuUse
+	useSecs            float64
 }
 
 // Errors counts the slots that did not get WantStatus, warm-up included.
@@ -220,8 +236,8 @@ type openWorker struct {
 
 // RunOpen runs an open-loop load.
 func RunOpen(l OpenLoad) (*OpenResult, error) {
-	if l.Rate <= 0 || l.Request == nil {
-		return nil, fmt.Errorf("bench: %s: rate %v, request func %v", l.Name, l.Rate, l.Request != nil)
+	if l.Rate <= 0 || (l.Request == nil && l.Prepare == nil) {
+		return nil, fmt.Errorf("bench: %s: rate %v, request func %v", l.Name, l.Rate, l.Request != nil || l.Prepare != nil)
 	}
 	nWarm, nWin := openSlots(l.Rate, l.Warmup, l.Duration)
 	if nWin < 1 {
@@ -230,17 +246,7 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 	o := &openRun{l: &l, interval: 1e9 / l.Rate, nWarm: nWarm, nAll: nWarm + nWin}
 	nw := int64(max(l.MaxInFlight, 1))
 	nw = min(nw, max(1, int64(math.Ceil(l.Rate*maxLead.Seconds()))), o.nAll)
-	hc := &fasthttp.HostClient{
-		Addr:                      l.Addr,
-		Name:                      "fxbench",
-		MaxConns:                  int(nw),
-		MaxConnWaitTimeout:        30 * time.Second,
-		ReadTimeout:               30 * time.Second,
-		WriteTimeout:              30 * time.Second,
-		DisablePathNormalizing:    true,
-		MaxIdemponentCallAttempts: 1,
-		RetryIfErr:                func(*fasthttp.Request, int, error) (bool, bool) { return false, false },
-	}
+	hc := openClient(&l, int(nw))
 	defer hc.CloseIdleConnections()
 
 	if l.SlowOver > 0 {
@@ -274,10 +280,46 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 	wg.Wait()
 	stopProgress()
 
-	res := &OpenResult{Name: l.Name, OfferedRate: l.Rate, Workers: int(nw), WarmupS: l.Warmup.Seconds(),
+	res := o.result(workers, winStart)
+	use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
+	if l.ServerPID > 0 && srvErr == nil {
+		use.server = srv1 - srv0
+	}
+	if sys0 >= 0 && sys1 >= 0 {
+		use.sys = sys1 - sys0
+	}
+	res.use, res.useSecs = use, t1.Sub(t0).Seconds()
+	res.shareCPU()
+	return res, nil
+}
+
+// openClient is an open loop's connections: exactly conns, no retries,
+// targets sent as given.
+func openClient(l *OpenLoad, conns int) *fasthttp.HostClient {
+	return &fasthttp.HostClient{
+		Addr:                      l.Addr,
+		Name:                      "fxbench",
+		MaxConns:                  conns,
+		MaxConnWaitTimeout:        30 * time.Second,
+		ReadTimeout:               30 * time.Second,
+		WriteTimeout:              30 * time.Second,
+		DisablePathNormalizing:    true,
+		MaxIdemponentCallAttempts: 1,
+		RetryIfErr:                func(*fasthttp.Request, int, error) (bool, bool) { return false, false },
+		IsTLS:                     l.TLS != nil,
+		TLSConfig:                 l.TLS,
+	}
+}
+
+// result tallies the workers once they are done (CPU aside).
+func (o *openRun) result(workers []*openWorker, winStart time.Time) *OpenResult {
+	l := o.l
+	nWin := o.nAll - o.nWarm
+	res := &OpenResult{Name: l.Name, OfferedRate: l.Rate, Workers: len(workers), WarmupS: l.Warmup.Seconds(),
 		WindowS: float64(nWin) / l.Rate, Slots: o.nAll, WindowSlots: nWin, Sent: o.sent.Load(),
 		Latency: o.lat.summary(), Service: o.svc.summary(), Lateness: o.lateness.summary(), Status: map[string]int64{},
 		WindowStart: winStart.UTC(), SlowOverMs: ms(int64(l.SlowOver)), SlowPer100ms: o.slow}
+	res.lat, res.svc, res.lateness = o.lat.h, o.svc.h, o.lateness.h // summary() set their maxima
 	for _, w := range workers {
 		res.OK += w.ok
 		res.LateSends += w.lateSends
@@ -294,22 +336,18 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 		res.FirstProblem = *p
 	}
 	res.Rate = float64(res.OK) / res.WindowS
-	use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
-	if l.ServerPID > 0 && srvErr == nil {
-		use.server = srv1 - srv0
-	}
-	if sys0 >= 0 && sys1 >= 0 {
-		use.sys = sys1 - sys0
-	}
-	c := use.share(res.OK, t1.Sub(t0).Seconds())
-	res.GeneratorCPUUs, res.GeneratorCores, res.ServerCPUUs, res.ServerCores, res.OtherCores = c.GenUs, c.GenCores, c.ServerUs, c.ServerCores, c.OtherCores
-	return res, nil
+	return res
+}
+
+// shareCPU derives the CPU figures from the window's CPU use.
+func (r *OpenResult) shareCPU() {
+	c := r.use.share(r.OK, r.useSecs)
+	r.GeneratorCPUUs, r.GeneratorCores, r.ServerCPUUs, r.ServerCores, r.OtherCores = c.GenUs, c.GenCores, c.ServerUs, c.ServerCores, c.OtherCores
 }
 
 // work claims slots in order until none is left: it builds and signs the
 // slot's request, waits for the slot's time, sends and records.
 func (o *openRun) work(w *openWorker, hc *fasthttp.HostClient) {
-	l := o.l
 	p := newPacer()
 	defer p.close()
 	req := fasthttp.AcquireRequest()
@@ -317,85 +355,116 @@ func (o *openRun) work(w *openWorker, hc *fasthttp.HostClient) {
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
 	req.Header.DisableNormalizing()
-	var r OpenReq
-	var method, ts, sig []byte
-	msg := make([]byte, 0, 512)
+	var b openBufs
+	b.msg = make([]byte, 0, 512)
 	for {
 		i := o.next.Add(1) - 1
 		if i >= o.nAll {
 			return
 		}
-		due := o.due(i)
-		measured := i >= o.nWarm
-		r.Method, r.Target, r.Body, r.Key, r.Skip = "", r.Target[:0], r.Body[:0], nil, ""
-		if !l.Request(i, &r) || r.Key == nil {
+		if skip, ok := o.build(i, req, &b); !ok {
 			w.unsent++
 			o.bad.Add(1)
-			o.noteProblem("slot %d not sent: %s", i, r.Skip)
+			o.noteProblem("slot %d not sent: %s", i, skip)
 			continue
 		}
-		method = append(method[:0], r.Method...)
-		ts = strconv.AppendInt(ts[:0], time.Now().Unix(), 10)
-		msg = reqsig.AppendCanonical(msg[:0], ts, method, r.Target, r.Body)
-		sig = base64.StdEncoding.AppendEncode(sig[:0], ed25519.Sign(r.Key.priv, msg))
-		req.Header.SetMethodBytes(method)
-		req.Header.SetHost(l.Addr)
-		req.SetRequestURIBytes(r.Target)
-		req.URI().DisablePathNormalizing = true
-		req.Header.SetBytesV(reqsig.HeaderKey, r.Key.id)
-		req.Header.SetBytesV(reqsig.HeaderTimestamp, ts)
-		req.Header.SetBytesV(reqsig.HeaderSignature, sig)
-		if len(r.Body) > 0 {
-			req.Header.SetContentType("application/json")
-		} else {
-			req.Header.Del("Content-Type")
-		}
-		req.SetBodyRaw(r.Body)
-
+		due := o.due(i)
 		p.until(due)
 		sent := time.Now()
 		err := hc.Do(req, resp)
-		end := time.Now()
-		o.sent.Add(1)
-		if measured {
-			late := sent.Sub(due)
-			o.lateness.record(late)
-			if late > lateSend {
-				w.lateSends++
-				o.late.Add(1)
-			}
+		o.record(w, i, due, sent, time.Now(), req, resp, err)
+	}
+}
+
+// openBufs are one worker's reused buffers.
+type openBufs struct {
+	r                    OpenReq
+	method, ts, msg, sig []byte
+}
+
+// build makes slot i's request in req: the load's Prepare, or its Request
+// signed with reqsig as the SDK signs. It returns why not when there is
+// no request for the slot.
+func (o *openRun) build(i int64, req *fasthttp.Request, b *openBufs) (string, bool) {
+	l := o.l
+	if l.Prepare != nil {
+		req.Reset()
+		req.Header.DisableNormalizing()
+		if !l.Prepare(i, req) {
+			return "no request for the slot", false
 		}
-		if err != nil {
-			w.transport++
-			o.bad.Add(1)
-			o.noteProblem("%s %s: %v", r.Method, r.Target, err)
-			continue
+		return "", true
+	}
+	r := &b.r
+	r.Method, r.Target, r.Body, r.Key, r.Skip = "", r.Target[:0], r.Body[:0], nil, ""
+	if !l.Request(i, r) || r.Key == nil {
+		return r.Skip, false
+	}
+	b.method = append(b.method[:0], r.Method...)
+	b.ts = strconv.AppendInt(b.ts[:0], time.Now().Unix(), 10)
+	b.msg = reqsig.AppendCanonical(b.msg[:0], b.ts, b.method, r.Target, r.Body)
+	b.sig = base64.StdEncoding.AppendEncode(b.sig[:0], ed25519.Sign(r.Key.priv, b.msg))
+	req.Header.SetMethodBytes(b.method)
+	req.Header.SetHost(l.Addr)
+	req.SetRequestURIBytes(r.Target)
+	req.URI().DisablePathNormalizing = true
+	req.Header.SetBytesV(reqsig.HeaderKey, r.Key.id)
+	req.Header.SetBytesV(reqsig.HeaderTimestamp, b.ts)
+	req.Header.SetBytesV(reqsig.HeaderSignature, b.sig)
+	if len(r.Body) > 0 {
+		req.Header.SetContentType("application/json")
+	} else {
+		req.Header.Del("Content-Type")
+	}
+	req.SetBodyRaw(r.Body)
+	return "", true
+}
+
+// record tallies slot i's outcome: its send's lateness, its status, and
+// for a window slot answered as wanted its latency from the scheduled
+// time and its service time.
+func (o *openRun) record(w *openWorker, i int64, due, sent, end time.Time, req *fasthttp.Request, resp *fasthttp.Response, err error) {
+	l := o.l
+	measured := i >= o.nWarm
+	o.sent.Add(1)
+	if measured {
+		late := sent.Sub(due)
+		o.lateness.record(late)
+		if late > lateSend {
+			w.lateSends++
+			o.late.Add(1)
 		}
-		st := resp.StatusCode()
-		if st > 0 && st < len(w.status) {
-			w.status[st]++
-		}
-		if st != l.WantStatus {
-			w.unexpected++
-			o.bad.Add(1)
-			o.noteProblem("%s %s: status %d: %.200s", r.Method, r.Target, st, resp.Body())
-			continue
-		}
-		if l.OnAnswer != nil {
-			l.OnAnswer(i, resp.Body())
-		}
-		if l.OnAnswerAt != nil {
-			l.OnAnswerAt(i, resp.Body(), sent, end)
-		}
-		if measured {
-			w.ok++
-			lat := end.Sub(due)
-			o.lat.record(lat)
-			o.svc.record(end.Sub(sent))
-			if o.slow != nil && lat > l.SlowOver {
-				b := min(int(due.Sub(o.due(o.nWarm))/(100*time.Millisecond)), len(o.slow)-1)
-				atomic.AddInt64(&o.slow[b], 1)
-			}
+	}
+	if err != nil {
+		w.transport++
+		o.bad.Add(1)
+		o.noteProblem("%s %s: %v", req.Header.Method(), req.RequestURI(), err)
+		return
+	}
+	st := resp.StatusCode()
+	if st > 0 && st < len(w.status) {
+		w.status[st]++
+	}
+	if st != l.WantStatus {
+		w.unexpected++
+		o.bad.Add(1)
+		o.noteProblem("%s %s: status %d: %.200s", req.Header.Method(), req.RequestURI(), st, resp.Body())
+		return
+	}
+	if l.OnAnswer != nil {
+		l.OnAnswer(i, resp.Body())
+	}
+	if l.OnAnswerAt != nil {
+		l.OnAnswerAt(i, resp.Body(), sent, end)
+	}
+	if measured {
+		w.ok++
+		lat := end.Sub(due)
+		o.lat.record(lat)
+		o.svc.record(end.Sub(sent))
+		if o.slow != nil && lat > l.SlowOver {
+			b := min(int(due.Sub(o.due(o.nWarm))/(100*time.Millisecond)), len(o.slow)-1)
+			atomic.AddInt64(&o.slow[b], 1)
 		}
 	}
 }
@@ -438,9 +507,15 @@ func (o *openRun) progress() func() {
 // QuotePhase is the FX quote path phase: setup, the quote load, and the
 // accept load with the quotes made for it.
 type QuotePhase struct {
-	Setup   QuoteSetup  `json:"setup"`
-	Quotes  *OpenResult `json:"quotes,omitempty"`
-	Accepts *OpenResult `json:"accepts,omitempty"`
+	Setup QuoteSetup `json:"setup"`
+	// Quotes is fxd's quote load, its rounds merged; Floor the floor's,
+	// merged; Rounds each round, in the order run (quoterounds.go).
+	Quotes *OpenResult  `json:"quotes,omitempty"`
+	Floor  *OpenResult  `json:"floor_quotes,omitempty"`
+	Rounds []QuoteRound `json:"rounds,omitempty"`
+	// QuoteBodyBytes is the size of fxd's answer the floor answers with.
+	QuoteBodyBytes int         `json:"quote_body_bytes,omitempty"`
+	Accepts        *OpenResult `json:"accepts,omitempty"`
 	// AcceptQuotes made the quotes the accept load accepts, just before it
 	// (at a higher rate, not measured against any target).
 	AcceptQuotes *OpenResult `json:"accept_quotes,omitempty"`
@@ -488,50 +563,93 @@ func uniquePOST(ks *KeySet, path, body string) func(int64, *OpenReq) bool {
 	}
 }
 
+// quotePlan sizes the FX phase's keys: each key sends at most
+// heavyBudget heavy requests over the phase.
+type quotePlan struct {
+	qKeys, nQA   int   // quote keys and the accounts they sit on
+	nAA, perRole int   // accept accounts, and their keys per role (make the quote, accept it)
+	aw, an       int64 // accept slots: warm-up and window
+}
+
+// planQuoteKeys is the plan for cfg's rates: the quote load's rounds
+// (each with its own warm-up) and the probe that captures the floor's
+// answer, and the accept load.
+func planQuoteKeys(cfg Config) quotePlan {
+	need := func(slots int64) int {
+		return max(1, int(math.Ceil(float64(slots)*provisionMargin/heavyBudget)))
+	}
+	var p quotePlan
+	qw, qn := openSlots(float64(cfg.QuoteRate), cfg.Warmup, roundWindow(cfg))
+	p.qKeys = need(int64(phaseRounds(cfg))*(qw+qn) + 1)
+	p.nQA = (p.qKeys + quoteKeysPerAccount - 1) / quoteKeysPerAccount
+	if cfg.AcceptRate > 0 {
+		p.aw, p.an = openSlots(float64(cfg.AcceptRate), cfg.Warmup, cfg.Duration)
+		p.nAA = max(1, (2*need(p.aw+p.an)+quoteKeysPerAccount-1)/quoteKeysPerAccount)
+		p.perRole = need((p.aw + p.an + int64(p.nAA) - 1) / int64(p.nAA))
+	}
+	return p
+}
+
 // runQuotePhase creates accounts with one wallet each and keys, then
-// runs the quote load and the accept load against fx. It fills ph as it
-// goes, so a failure leaves what was done.
+// runs the quote load (in rounds with the floor) and the accept load
+// against fx. It fills ph as it goes, so a failure leaves what was done.
 func runQuotePhase(ctx context.Context, fx *FXD, cfg Config, dir string, ph *QuotePhase, onWindow func() func(), logw io.Writer) error {
 	say := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
-	qRate, aRate := float64(cfg.QuoteRate), float64(cfg.AcceptRate)
 	inflight := cfg.QuoteInFlight
 	if inflight <= 0 {
 		inflight = defaultQuoteInFlight
 	}
-	need := func(slots int64) int {
-		return max(1, int(math.Ceil(float64(slots)*provisionMargin/heavyBudget)))
-	}
-	qw, qn := openSlots(qRate, cfg.Warmup, cfg.Duration)
-	qKeys := need(qw + qn)
-	nQA := (qKeys + quoteKeysPerAccount - 1) / quoteKeysPerAccount
-	var aw, an int64
-	nAA, perRole := 0, 0
-	if aRate > 0 {
-		aw, an = openSlots(aRate, cfg.Warmup, cfg.Duration)
-		nAA = max(1, (2*need(aw+an)+quoteKeysPerAccount-1)/quoteKeysPerAccount)
-		perRole = need((aw + an + int64(nAA) - 1) / int64(nAA))
-	}
-	ph.Setup = QuoteSetup{Accounts: nQA + nAA, QuoteAccounts: nQA, QuoteKeys: qKeys, AcceptAccounts: nAA,
-		AcceptQuoteKeys: perRole, AcceptKeys: perRole, BudgetPerKey: heavyBudget}
+	p := planQuoteKeys(cfg)
+	ph.Setup = QuoteSetup{Accounts: p.nQA + p.nAA, QuoteAccounts: p.nQA, QuoteKeys: p.qKeys, AcceptAccounts: p.nAA,
+		AcceptQuoteKeys: p.perRole, AcceptKeys: p.perRole, BudgetPerKey: heavyBudget}
 	say("== fx quotes: %d accounts with a wallet each; %d quote keys (%d accounts), %d accept accounts with 2×%d keys",
-		nQA+nAA, qKeys, nQA, nAA, perRole)
+		p.nQA+p.nAA, p.qKeys, p.nQA, p.nAA, p.perRole)
 	t := time.Now()
-	accts, err := fx.CreateAccounts(ctx, nQA+nAA, cfg.CLIParallel, "fxq", logw)
+	keys, err := makeQuoteKeys(ctx, fx, cfg, dir, p, logw)
 	if err != nil {
-		return fmt.Errorf("create accounts: %w", err)
+		return err
+	}
+	ph.Setup.Seconds = time.Since(t).Seconds()
+	say("  setup took %.1fs", ph.Setup.Seconds)
+
+	// The quote load, in rounds alternating with the floor.
+	qks := NewKeySet(keys[:p.qKeys], heavyBudget)
+	say("== fx quotes: POST /fx/quotes open loop at %d/s, %d round(s) of %v + %v alternating floor and fxd, up to %d waiting or in flight",
+		cfg.QuoteRate, phaseRounds(cfg), cfg.Warmup, roundWindow(cfg), inflight)
+	if err := runQuoteRounds(fx, cfg, dir, keys[:p.qKeys], qks, inflight, ph, onWindow, logw); err != nil {
+		return err
+	}
+	ph.Quotes.Keys, ph.Quotes.Accounts, ph.Quotes.BudgetPerKey = p.qKeys, p.nQA, heavyBudget
+	for _, r := range ph.Rounds {
+		r.FXD.Keys, r.FXD.Accounts, r.FXD.BudgetPerKey = p.qKeys, p.nQA, heavyBudget
+	}
+	say("  quotes: %s; errors %d, late sends %d", latencyText(ph.Quotes.Latency), ph.Quotes.Errors(), ph.Quotes.LateSends)
+	if p.nAA == 0 {
+		return nil
+	}
+	return runAccepts(fx, cfg, p, keys[p.qKeys:], inflight, ph, logw)
+}
+
+// makeQuoteKeys creates the plan's accounts, one wallet each (SIWE) and
+// its keys: the quote keys round robin over the quote accounts, then
+// 2 × perRole keys on each accept account.
+func makeQuoteKeys(ctx context.Context, fx *FXD, cfg Config, dir string, p quotePlan, logw io.Writer) ([]Key, error) {
+	accts, err := fx.CreateAccounts(ctx, p.nQA+p.nAA, cfg.CLIParallel, "fxq", logw)
+	if err != nil {
+		return nil, fmt.Errorf("create accounts: %w", err)
 	}
 	var owners []string
-	for j := range qKeys {
-		owners = append(owners, accts[j%nQA])
+	for j := range p.qKeys {
+		owners = append(owners, accts[j%p.nQA])
 	}
-	for a := range nAA {
-		for range 2 * perRole {
-			owners = append(owners, accts[nQA+a])
+	for a := range p.nAA {
+		for range 2 * p.perRole {
+			owners = append(owners, accts[p.nQA+a])
 		}
 	}
 	keys, err := fx.CreateKeys(ctx, owners, "trade,wallets", dir, cfg.CLIParallel, logw)
 	if err != nil {
-		return fmt.Errorf("create keys: %w", err)
+		return nil, fmt.Errorf("create keys: %w", err)
 	}
 	// One wallet per account, registered with the account's first key.
 	first := map[string]Key{}
@@ -545,75 +663,28 @@ func runQuotePhase(ctx context.Context, fx *FXD, cfg Config, dir string, ph *Quo
 		_, err := registerWallet(ctx, base, first[accts[i]])
 		return err
 	}); err != nil {
-		return fmt.Errorf("register wallets: %w", err)
+		return nil, fmt.Errorf("register wallets: %w", err)
 	}
-	ph.Setup.Seconds = time.Since(t).Seconds()
-	say("  setup took %.1fs", ph.Setup.Seconds)
+	return keys, nil
+}
 
-	// The quote load.
-	qks := NewKeySet(keys[:qKeys], heavyBudget)
-	say("== fx quotes: POST /fx/quotes open loop at %.0f/s, %v + %v, up to %d waiting or in flight",
-		qRate, cfg.Warmup, cfg.Duration, inflight)
-	ph.Quotes, err = RunOpen(OpenLoad{Name: "fxd-quotes", Addr: fx.Addr(), Rate: qRate, Warmup: cfg.Warmup,
-		Duration: cfg.Duration, MaxInFlight: inflight, WantStatus: 200, Request: quoteRequest(qks),
-		ServerPID: fx.PID(), Progress: logw, OnWindow: onWindow, SlowOver: time.Duration(quoteP99TargetMs * float64(time.Millisecond))})
+// runAccepts makes the quotes to accept, then accepts them open loop at
+// cfg.AcceptRate. Slot i's quote is made and accepted on accept account
+// i mod nAA, with keys of their own for each (keys: the accept
+// accounts' keys, 2 × perRole each).
+func runAccepts(fx *FXD, cfg Config, p quotePlan, keys []Key, inflight int, ph *QuotePhase, logw io.Writer) error {
+	say := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	aRate := float64(cfg.AcceptRate)
+	preKS, accKS := make([]*KeySet, p.nAA), make([]*KeySet, p.nAA)
+	for a := range p.nAA {
+		ks := keys[a*2*p.perRole : (a+1)*2*p.perRole]
+		preKS[a], accKS[a] = NewKeySet(ks[:p.perRole], heavyBudget), NewKeySet(ks[p.perRole:], heavyBudget)
+	}
+	ids, err := makeAcceptQuotes(fx, cfg, p, preKS, inflight, ph, logw)
 	if err != nil {
 		return err
 	}
-	ph.Quotes.Keys, ph.Quotes.Accounts, ph.Quotes.BudgetPerKey = qKeys, nQA, heavyBudget
-	say("  quotes: %s; errors %d, late sends %d", latencyText(ph.Quotes.Latency), ph.Quotes.Errors(), ph.Quotes.LateSends)
-	if nAA == 0 {
-		return nil
-	}
-
-	// The quotes to accept: slot i's quote is made and accepted on accept
-	// account i mod nAA, with keys of their own for each.
-	preKS, accKS := make([]*KeySet, nAA), make([]*KeySet, nAA)
-	for a := range nAA {
-		ks := keys[qKeys+a*2*perRole : qKeys+(a+1)*2*perRole]
-		preKS[a], accKS[a] = NewKeySet(ks[:perRole], heavyBudget), NewKeySet(ks[perRole:], heavyBudget)
-	}
-	nA := aw + an
-	ids := make([]string, nA)
-	var routeMu sync.Mutex
-	routes := map[string]int64{}
-	preRate := max(aRate, qRate/2)
-	preDur := time.Duration(float64(nA) / preRate * float64(time.Second))
-	if age := preDur + cfg.Warmup + cfg.Duration; age > quoteTTL-2*time.Second {
-		ph.Notes = append(ph.Notes, fmt.Sprintf("the accept load accepts quotes up to %.1fs old, near their %v life: expect quote_expired", age.Seconds(), quoteTTL))
-	}
-	preReq := make([]func(int64, *OpenReq) bool, nAA)
-	for a := range nAA {
-		preReq[a] = quoteRequest(preKS[a])
-	}
-	say("== fx accepts: making %d quotes to accept at %.0f/s", nA, preRate)
-	ph.AcceptQuotes, err = RunOpen(OpenLoad{Name: "fxd-accept-quotes", Addr: fx.Addr(), Rate: preRate, Duration: preDur,
-		MaxInFlight: inflight, WantStatus: 200, ServerPID: fx.PID(),
-		Request: func(i int64, r *OpenReq) bool { return preReq[i%int64(nAA)](i, r) },
-		OnAnswer: func(i int64, body []byte) {
-			var v struct {
-				Quotes []struct {
-					ID    string `json:"id"`
-					Route string `json:"route"`
-				} `json:"quotes"`
-				Best string `json:"best_quote_id"`
-			}
-			if json.Unmarshal(body, &v) != nil || i >= int64(len(ids)) {
-				return
-			}
-			ids[i] = v.Best
-			for _, q := range v.Quotes {
-				if q.ID == v.Best {
-					routeMu.Lock()
-					routes[q.Route]++
-					routeMu.Unlock()
-				}
-			}
-		}})
-	if err != nil {
-		return err
-	}
-	ph.AcceptedRoutes = routes
+	nAA := int64(p.nAA)
 	say("== fx accepts: POST /fx/quotes/{id}/accept open loop at %.0f/s, %v + %v", aRate, cfg.Warmup, cfg.Duration)
 	ph.Accepts, err = RunOpen(OpenLoad{Name: "fxd-accepts", Addr: fx.Addr(), Rate: aRate, Warmup: cfg.Warmup,
 		Duration: cfg.Duration, MaxInFlight: inflight, WantStatus: 200, ServerPID: fx.PID(), Progress: logw,
@@ -622,7 +693,7 @@ func runQuotePhase(ctx context.Context, fx *FXD, cfg Config, dir string, ph *Quo
 				r.Skip = "no quote to accept (its POST /fx/quotes failed)"
 				return false
 			}
-			k := accKS[i%int64(nAA)].pick()
+			k := accKS[i%nAA].pick()
 			if k == nil {
 				r.Skip = "every key's budget is spent"
 				return false
@@ -635,9 +706,68 @@ func runQuotePhase(ctx context.Context, fx *FXD, cfg Config, dir string, ph *Quo
 	if err != nil {
 		return err
 	}
-	ph.Accepts.Keys, ph.Accepts.Accounts, ph.Accepts.BudgetPerKey = nAA*perRole, nAA, heavyBudget
+	ph.Accepts.Keys, ph.Accepts.Accounts, ph.Accepts.BudgetPerKey = p.nAA*p.perRole, p.nAA, heavyBudget
 	say("  accepts: %s; errors %d, late sends %d", latencyText(ph.Accepts.Latency), ph.Accepts.Errors(), ph.Accepts.LateSends)
 	return nil
+}
+
+// makeAcceptQuotes makes one quote per accept slot, faster than the
+// accepts (not measured against any target), and returns each slot's
+// best quote id ("" where its quote failed).
+func makeAcceptQuotes(fx *FXD, cfg Config, p quotePlan, preKS []*KeySet, inflight int, ph *QuotePhase, logw io.Writer) ([]string, error) {
+	nA, nAA := p.aw+p.an, int64(p.nAA)
+	ids := make([]string, nA)
+	var routeMu sync.Mutex
+	routes := map[string]int64{}
+	preRate := max(float64(cfg.AcceptRate), float64(cfg.QuoteRate)/2)
+	preDur := time.Duration(float64(nA) / preRate * float64(time.Second))
+	if age := preDur + cfg.Warmup + cfg.Duration; age > quoteTTL-2*time.Second {
+		ph.Notes = append(ph.Notes, fmt.Sprintf("the accept load accepts quotes up to %.1fs old, near their %v life: expect quote_expired", age.Seconds(), quoteTTL))
+	}
+	preReq := make([]func(int64, *OpenReq) bool, nAA)
+	for a := range preReq {
+		preReq[a] = quoteRequest(preKS[a])
+	}
+	fmt.Fprintf(logw, "== fx accepts: making %d quotes to accept at %.0f/s\n", nA, preRate)
+	var err error
+	ph.AcceptQuotes, err = RunOpen(OpenLoad{Name: "fxd-accept-quotes", Addr: fx.Addr(), Rate: preRate, Duration: preDur,
+		MaxInFlight: inflight, WantStatus: 200, ServerPID: fx.PID(),
+		Request: func(i int64, r *OpenReq) bool { return preReq[i%nAA](i, r) },
+		OnAnswer: func(i int64, body []byte) {
+			best, route, ok := bestQuote(body)
+			if !ok || i >= int64(len(ids)) {
+				return
+			}
+			ids[i] = best
+			if route != "" {
+				routeMu.Lock()
+				routes[route]++
+				routeMu.Unlock()
+			}
+		}})
+	ph.AcceptedRoutes = routes
+	return ids, err
+}
+
+// bestQuote is a quote answer's best quote id and its route ("" when
+// the best is not among the quotes); ok is false when it does not parse.
+func bestQuote(body []byte) (id, route string, ok bool) {
+	var v struct {
+		Quotes []struct {
+			ID    string `json:"id"`
+			Route string `json:"route"`
+		} `json:"quotes"`
+		Best string `json:"best_quote_id"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return "", "", false
+	}
+	for _, q := range v.Quotes {
+		if q.ID == v.Best {
+			return v.Best, q.Route, true
+		}
+	}
+	return v.Best, "", true
 }
 
 // registerWallet links a new Ethereum key to k's account by SIWE

@@ -62,6 +62,7 @@ type Settings struct {
 	WALPayload    int     `json:"wal_payload_bytes"`
 	WALDurationS  float64 `json:"wal_duration_s"`
 	MemAccounts   int     `json:"mem_accounts"`
+	MemIdle       int     `json:"mem_idle_accounts,omitempty"`
 	FloorProcess  bool    `json:"floor_separate_process"`
 	Bin           string  `json:"bin"`
 	QuoteRate     int     `json:"quote_rate_per_s"`
@@ -117,21 +118,6 @@ type Recovery struct {
 	ExtrapolatedMsPerMillion float64 `json:"extrapolated_restart_ms_per_million_records"`
 	// ReplayMsPerMillion is measured only when the restart replayed records.
 	ReplayMsPerMillion float64 `json:"replay_ms_per_million_records,omitempty"`
-}
-
-// Memory is the RSS cost of accounts.
-type Memory struct {
-	Accounts        int     `json:"accounts"`
-	RSSBeforeBytes  int64   `json:"rss_before_bytes"`
-	RSSAfterBytes   int64   `json:"rss_after_bytes"`
-	BytesPerAccount float64 `json:"bytes_per_account"`
-	// Live heap after a GC (runtime.MemStats.HeapAlloc), before and after:
-	// what the accounts hold, without the GC's headroom (GOGC multiplies
-	// it in RSS). 0 where the admin heap profile was not readable.
-	HeapBeforeBytes     int64   `json:"heap_before_bytes,omitempty"`
-	HeapAfterBytes      int64   `json:"heap_after_bytes,omitempty"`
-	HeapBytesPerAccount float64 `json:"heap_bytes_per_account,omitempty"`
-	What                string  `json:"what"`
 }
 
 // Profile is the top of a perf profile of a server during a load phase.
@@ -245,14 +231,18 @@ func (rep *Report) BuildRows() {
 		rows = append(rows, Row{Name: "wal durable appends (in-process)", Value: commas(int64(w.Rate+0.5)) + " /s",
 			Detail: d + " (the absolute rate is the disk's: the targets are the two rows below)"})
 		if w.FloorFsyncsPerSec > 0 {
-			rows = append(rows, Row{Name: "wal fsyncs / raw fsync floor", Value: fmt.Sprintf("%.3f", w.FsyncRatio),
-				Detail: fmt.Sprintf("log %s fsyncs/s vs one goroutine's write+fdatasync of %.0f B on the same disk: %s /s",
-					commas(int64(w.BatchesPerSec+0.5)), w.BatchBytes, commas(int64(w.FloorFsyncsPerSec+0.5))),
+			v := fmt.Sprintf("%.3f", w.FsyncRatio)
+			if lo, hi, ok := w.RatioSpread(); ok {
+				v += fmt.Sprintf(" (%.2f–%.2f)", lo, hi) // each writer round over the floor round before it
+			}
+			rows = append(rows, Row{Name: "wal fsyncs / raw fsync floor", Value: v,
+				Detail: fmt.Sprintf("medians: log %s fsyncs/s vs one goroutine's write+fdatasync of %.0f B on the same disk: %s /s%s",
+					commas(int64(w.BatchesPerSec+0.5)), w.BatchBytes, commas(int64(w.FloorFsyncsPerSec+0.5)), w.RoundsText()),
 				Target: "≥ 0.90", Result: passFail(w.FsyncRatio >= 0.9 && w.Errors == 0)})
 		}
 		if w.Batches > 0 {
 			rows = append(rows, Row{Name: fmt.Sprintf("wal appends per fsync at %d appenders", w.Goroutines),
-				Value: fmt.Sprintf("%.0f", w.MeanBatch), Target: "≥ 400", Result: passFail(w.MeanBatch >= 400)})
+				Value: fmt.Sprintf("%.0f", w.MeanBatch) + w.MeanBatchSpread(), Target: "≥ 400", Result: passFail(w.MeanBatch >= 400)})
 		}
 	}
 	if rep.FloorReads != nil {
@@ -294,15 +284,7 @@ func (rep *Report) BuildRows() {
 		}
 	}
 	if m := rep.Memory; m != nil {
-		rows = append(rows, Row{Name: "memory per account (RSS delta)", Value: fmt.Sprintf("%.1f KiB", m.BytesPerAccount/1024),
-			Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What,
-				float64(m.RSSBeforeBytes)/(1<<20), float64(m.RSSAfterBytes)/(1<<20))})
-		if m.HeapAfterBytes > 0 {
-			rows = append(rows, Row{Name: "memory per account (live heap after GC)", Value: fmt.Sprintf("%.1f KiB", m.HeapBytesPerAccount/1024),
-				Detail: fmt.Sprintf("%d accounts; HeapAlloc after runtime.GC %.1f → %.1f MiB", m.Accounts,
-					float64(m.HeapBeforeBytes)/(1<<20), float64(m.HeapAfterBytes)/(1<<20)),
-				Target: "≤ 8 KiB", Result: passFail(m.HeapBytesPerAccount <= 8<<10)})
-		}
+		rows = append(rows, memoryRows(m)...)
 	}
 	if l := rep.Ledger; l != nil { // run before the quote phase
 		rows = append(rows, ledgerRows(l)...)
@@ -311,10 +293,7 @@ func (rep *Report) BuildRows() {
 		rows = append(rows, webhookRows(w, rep.WritesBaseline)...)
 	}
 	if fx := rep.FX; fx != nil {
-		rows = append(rows, openRow(fmt.Sprintf("quote POST /fx/quotes @ %s/s", commas(int64(rep.Settings.QuoteRate))), fx.Quotes, true))
-		if rep.Settings.AcceptRate > 0 {
-			rows = append(rows, openRow(fmt.Sprintf("accept POST /fx/quotes/{id}/accept @ %s/s", commas(int64(rep.Settings.AcceptRate))), fx.Accepts, false))
-		}
+		rows = append(rows, quoteRows(fx, rep.Settings)...) // quoterounds.go
 	}
 	rep.Rows = rows
 }
@@ -555,9 +534,9 @@ func (rep *Report) PrintTable(w io.Writer) {
 			s.Generator, s.Conns, s.Rounds, s.WarmupS, s.DurationS/float64(max(s.Rounds, 1)))
 	}
 	if rep.FX != nil {
-		fmt.Fprintf(w, "FX quote phase: open loop at a fixed offered rate, %.1fs warm-up + %.1fs measured, latency from each request's "+
-			"scheduled send time; up to %d requests waiting or in flight; keys within 28 heavy requests each\n",
-			s.WarmupS, s.DurationS, s.QuoteInFlight)
+		fmt.Fprintf(w, "FX quote phase: open loop at a fixed offered rate, %d round(s) alternating the floor and fxd, each %.1fs warm-up + %.1fs measured, "+
+			"latency from each request's scheduled send time; up to %d requests waiting or in flight; keys within 28 heavy requests each\n",
+			s.Rounds, s.WarmupS, s.DurationS/float64(max(s.Rounds, 1)), s.QuoteInFlight)
 	}
 	if l := rep.Ledger; l != nil && l.Fill != nil {
 		fmt.Fprintf(w, "ledger phase: %s + %s transfers written in-process through the engine, then served by fxd; list runs closed loop, "+
@@ -567,8 +546,10 @@ func (rep *Report) PrintTable(w io.Writer) {
 	if wh := rep.Webhooks; wh != nil && wh.Tests != nil {
 		fmt.Fprintf(w, "webhook phase: a fresh fxd delivering to an HTTPS receiver in fxbench (every signature checked with webhook/sign.Verify); "+
 			"one account with a healthy endpoint and a dead one (port closed, enabled again every %v); POST /webhooks/{id}/test open loop "+
-			"at %s/s for %.1fs + %.1fs, lag from the client reading the 202 to the receiver's answer; then a backlog made while the receiver "+
-			"held its answers, drained\n", webhookReenableEvery, commas(int64(s.WebhookRate)), wh.Tests.WarmupS, wh.Tests.WindowS)
+			"at %s/s in %d round(s) alternating a floor (fxbench posting signed copies to the receiver) and fxd, each %.1fs + %.1fs, "+
+			"lag from the client reading the 202 to the receiver's answer; then a backlog made while the receiver "+
+			"held its answers, drained\n", webhookReenableEvery, commas(int64(s.WebhookRate)), max(len(wh.Rounds), 1),
+			wh.Tests.WarmupS/float64(max(len(wh.Rounds), 1)), wh.Tests.WindowS/float64(max(len(wh.Rounds), 1)))
 		for _, p := range wh.PprofFiles {
 			fmt.Fprintf(w, "webhook phase CPU profile of fxd: %s\n", p)
 		}
@@ -645,8 +626,9 @@ func webhookRows(w *WebhookPhase, b *Baseline) []Row {
 		rows = append(rows, Row{Name: "webhook setup", Value: fmt.Sprintf("%.1f s", s.Seconds), Detail: d})
 	}
 	if w.Tests != nil {
-		rows = append(rows, openRow(fmt.Sprintf("webhook POST /webhooks/{id}/test @ %s/s (API)", commas(int64(w.Tests.OfferedRate))), w.Tests, false))
+		rows = append(rows, webhookAPIRow(w)) // webhookrounds.go
 	}
+	rows = append(rows, webhookFloorRows(w)...)
 	dead := "dead endpoint: not measured"
 	deadRetried := false
 	if dd := w.Dead; dd != nil {
@@ -657,8 +639,8 @@ func webhookRows(w *WebhookPhase, b *Baseline) []Row {
 		sort.Strings(errs)
 		dead = fmt.Sprintf("dead endpoint: %s attempts in the window, %s during the drain, %s in all (%s), %d succeeded; enabled again %d times "+
 			"(%d errors), %s at the end", commas(dd.AttemptsWindow), commas(dd.AttemptsDrain), commas(dd.Attempts), strings.Join(errs, ", "),
-			dd.Succeeded, dd.Reenables, dd.ReenableErrors, dd.State)
-		deadRetried = dd.AttemptsWindow > 0 || s.DeadPile == 0
+			dd.Succeeded, dd.Reenables, dd.ReenableErrors, dd.State) + deadRoundsText(dd)
+		deadRetried = deadRetriedEveryRound(dd) || s.DeadPile == 0
 	}
 	if d := w.Delivery; d != nil {
 		valid := d.Valid(w.Tests)
@@ -675,8 +657,9 @@ func webhookRows(w *WebhookPhase, b *Baseline) []Row {
 			detail = append(detail, fmt.Sprintf("other work on the machine %.2f cores", d.OtherCores))
 		}
 		detail = append(detail, fmt.Sprintf("server's attempt duration p50 %.0f / p99 %.0f ms, %d failed attempts", d.Attempt.P50Ms, d.Attempt.P99Ms, d.FailedAttempts))
+		rateSpr, lagSpr, rateRounds, lagFloor := webhookRoundsDetail(w)
 		row := Row{Name: fmt.Sprintf("webhook deliveries, healthy endpoint, %s/s offered", commas(int64(d.OfferedRate))),
-			Value: commas(int64(d.Rate+0.5)) + " /s", Detail: strings.Join(detail, "; "),
+			Value: commas(int64(d.Rate+0.5)) + " /s" + rateSpr, Detail: strings.Join(detail, "; ") + rateRounds,
 			Target: "≥ " + commas(int64(webhookRateTarget)) + " /s", Result: "INVALID"}
 		if valid {
 			row.Result = passFail(d.Rate >= webhookRateTarget)
@@ -688,8 +671,8 @@ func webhookRows(w *WebhookPhase, b *Baseline) []Row {
 		if !deadRetried {
 			lagDetail = append(lagDetail, "THE DEAD ENDPOINT DID NOT RETRY DURING THE WINDOW")
 		}
-		lrow := Row{Name: "webhook lag, healthy endpoint, dead one retrying", Value: fmt.Sprintf("p99 %.2f ms", d.Lag.P99Ms),
-			Detail: strings.Join(lagDetail, "; "), Target: fmt.Sprintf("p99 ≤ %g ms", webhookLagP99TargetMs), Result: "INVALID"}
+		lrow := Row{Name: "webhook lag, healthy endpoint, dead one retrying", Value: fmt.Sprintf("p99 %.2f ms", d.Lag.P99Ms) + lagSpr,
+			Detail: strings.Join(lagDetail, "; ") + lagFloor, Target: fmt.Sprintf("p99 ≤ %g ms", webhookLagP99TargetMs), Result: "INVALID"}
 		if valid && deadRetried {
 			lrow.Result = passFail(d.Lag.P99Ms <= webhookLagP99TargetMs)
 		}
@@ -756,4 +739,29 @@ func drainShape(tl []DrainSample) string {
 		}
 	}
 	return fmt.Sprintf(" (per %v: at most %s arrivals, %d intervals with none)", webhookSampleEvery, commas(most), idle)
+}
+
+// memoryRows are the memory phase's rows (memory.go).
+func memoryRows(m *Memory) []Row {
+	mib := func(b int64) float64 { return float64(b) / (1 << 20) }
+	rows := []Row{{Name: "memory per account (RSS delta)", Value: fmt.Sprintf("%.1f KiB", m.BytesPerAccount/1024),
+		Detail: fmt.Sprintf("%d accounts, %s; RSS %.1f → %.1f MiB", m.Accounts, m.What, mib(m.RSSBeforeBytes), mib(m.RSSAfterBytes))}}
+	if m.HeapAfterBytes > 0 {
+		rows = append(rows, Row{Name: "memory per account (live heap after GC)", Value: fmt.Sprintf("%.1f KiB", m.HeapBytesPerAccount/1024),
+			Detail: fmt.Sprintf("%d accounts; HeapAlloc after runtime.GC less the log's tail segment %.1f → %.1f MiB (tail %.1f MiB, bounded by the segment size)",
+				m.Accounts, mib(m.HeapBeforeBytes), mib(m.HeapAfterBytes), mib(m.WALTailBytes)),
+			Target: "≤ 8 KiB", Result: passFail(m.HeapBytesPerAccount <= 8<<10)})
+	}
+	if i := m.Idle; i != nil {
+		rows = append(rows, Row{Name: "memory per idle account (live heap after GC)", Value: fmt.Sprintf("%.0f B / key", i.HeapBytesPerKey),
+			Detail: fmt.Sprintf("the second %s of %s accounts with 1 key each, idle past --passivate-after %gs, %d actors left; "+
+				"with the tables' high-water after the burst (peak %s actors active): %.0f B / key; log tail %.1f MiB",
+				commas(int64(i.Accounts-i.Accounts/2)), commas(int64(i.Accounts)), m.PassivateAfterS, i.ActiveAfter,
+				commas(i.PeakActive), i.TotalHeapBytesPerKey, mib(i.After.WALTail)),
+			Target: "≤ 200 B / key", Result: passFail(i.HeapBytesPerKey <= 200)})
+		rows = append(rows, Row{Name: "memory per idle account (RSS after GC)", Value: fmt.Sprintf("%.0f B / key", i.RSSBytesPerKey),
+			Detail: fmt.Sprintf("%s accounts with 1 key each (%.0f created and passivated per second); RSS %.1f → %.1f MiB",
+				commas(int64(i.Accounts)), i.CreatePerSec, mib(i.Before.RSS), mib(i.After.RSS))})
+	}
+	return rows
 }

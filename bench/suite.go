@@ -52,6 +52,8 @@ const (
 	OnlyQuotes   = "quotes"
 	OnlyLedger   = "ledger"
 	OnlyWebhooks = "webhooks"
+	OnlyWal      = "wal"
+	OnlyMemory   = "memory"
 )
 
 // Config configures Run.
@@ -72,8 +74,13 @@ type Config struct {
 	WALGoroutines int
 	WALPayload    int
 	WALDuration   time.Duration
-	MemAccounts   int // 0 skips the memory phase
-	CLIParallel   int // concurrent `fxd admin` processes
+	MemAccounts   int // active accounts of the memory phase; 0 skips the phase
+	// MemIdleAccounts more accounts with a key each are left idle past
+	// passivation in the memory phase (0 skips that step); MemPprof, if
+	// set, receives fxd's heap profiles after each step.
+	MemIdleAccounts int
+	MemPprof        string
+	CLIParallel     int // concurrent `fxd admin` processes
 
 	// FloorExe, if set, runs the floor as `FloorExe -floor-serve FILE`, a
 	// process of its own; empty runs it in this process.
@@ -96,8 +103,8 @@ type Config struct {
 	// listener's pprof) over the quote load's window.
 	QuotePprofDir string
 	// Only selects phases: OnlyAll, OnlyQuotes (start fxd, run the FX
-	// quote phase, stop), OnlyLedger (the ledger phase) or OnlyWebhooks
-	// (the webhook delivery phase).
+	// quote phase, stop), OnlyLedger (the ledger phase), OnlyWebhooks
+	// (the webhook delivery phase) or OnlyWal (the in-process log writer).
 	Only string
 
 	// The webhook delivery phase (webhooks.go), on a fresh fxd of its
@@ -142,7 +149,7 @@ func DefaultConfig(quick bool) Config {
 	c := Config{
 		Warmup: 2 * time.Second, Duration: 10 * time.Second, Gen: GenRaw, Rounds: 2, Conns: defaultConns,
 		MicroTime: time.Second, WALGoroutines: 1024, WALPayload: 100, WALDuration: 5 * time.Second,
-		MemAccounts: 2000, CLIParallel: defaultCLIParallel, MaxKeys: defaultMaxKeys, Quick: quick,
+		MemAccounts: 2000, MemIdleAccounts: 100_000, CLIParallel: defaultCLIParallel, MaxKeys: defaultMaxKeys, Quick: quick,
 		QuoteRate: 1000, AcceptRate: 100, QuoteInFlight: defaultQuoteInFlight,
 		LedgerRows: defaultLedgerRows, LedgerListRows: defaultLedgerListRows, LedgerRequests: defaultLedgerRequests,
 		LedgerConns: defaultLedgerConns, LedgerWorkers: defaultLedgerWorkers,
@@ -150,7 +157,7 @@ func DefaultConfig(quick bool) Config {
 	}
 	if quick {
 		c.Warmup, c.Duration, c.Rounds = 500*time.Millisecond, 2*time.Second, 1
-		c.MicroTime, c.WALDuration, c.MemAccounts = 200*time.Millisecond, time.Second, 100
+		c.MicroTime, c.WALDuration, c.MemAccounts, c.MemIdleAccounts = 200*time.Millisecond, time.Second, 100, 2000
 		c.QuoteRate, c.AcceptRate = 100, 20
 		c.LedgerRows, c.LedgerListRows, c.LedgerRequests = 100_000, 20_000, 300
 		c.WebhookRate, c.WebhookDrain, c.WebhookDeadPile = 500, 2_000, 50
@@ -174,8 +181,13 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.QuoteInFlight <= 0 {
 		cfg.QuoteInFlight = defaultQuoteInFlight
 	}
-	if cfg.Only != OnlyAll && cfg.Only != OnlyQuotes && cfg.Only != OnlyLedger && cfg.Only != OnlyWebhooks {
-		return nil, fmt.Errorf("bench: unknown -only %q (want %q, %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger, OnlyWebhooks)
+	switch cfg.Only {
+	case OnlyAll, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory:
+	default:
+		return nil, fmt.Errorf("bench: unknown -only %q (want %q, %q, %q, %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory)
+	}
+	if cfg.Only == OnlyMemory && cfg.MemAccounts <= 0 {
+		return nil, errors.New("bench: -only memory with -mem-accounts 0")
 	}
 	if cfg.Only == OnlyWebhooks && cfg.WebhookRate <= 0 {
 		return nil, errors.New("bench: -only webhooks with a webhook rate of 0")
@@ -206,13 +218,13 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.Only == OnlyLedger && cfg.LedgerRows <= 0 {
 		return nil, errors.New("bench: -only ledger with -ledger-rows 0")
 	}
-	if cfg.Only == OnlyQuotes || cfg.Only == OnlyWebhooks {
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
 		cfg.LedgerRows = 0 // not run: not reported in the settings
 	}
-	if cfg.Only == OnlyQuotes || cfg.Only == OnlyLedger {
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyLedger || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
 		cfg.WebhookRate = 0
 	}
-	if cfg.Only == OnlyLedger || cfg.Only == OnlyWebhooks {
+	if cfg.Only == OnlyLedger || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
 		cfg.QuoteRate, cfg.AcceptRate = 0, 0
 	}
 	logw := cfg.Log
@@ -224,7 +236,7 @@ func Run(cfg Config) (*Report, error) {
 		Date: time.Now().Format("2006-01-02"), Started: time.Now().UTC(), Machine: MachineInfo(),
 		Settings: Settings{Quick: cfg.Quick, Generator: cfg.Gen, Conns: cfg.Conns, ConnsSwept: cfg.Conns == 0,
 			Rounds: max(cfg.Rounds, 1), WarmupS: cfg.Warmup.Seconds(), DurationS: cfg.Duration.Seconds(), WALGoroutines: cfg.WALGoroutines,
-			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts,
+			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts, MemIdle: cfg.MemIdleAccounts,
 			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin, QuoteRate: cfg.QuoteRate, AcceptRate: cfg.AcceptRate,
 			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only},
 		WritesBaseline: cfg.Baseline,
@@ -343,7 +355,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		if cfg.QuotePprofDir != "" {
 			path, _ := filepath.Abs(filepath.Join(cfg.QuotePprofDir, "fxd-quotes-"+time.Now().Format("20060102-150405")+".pprof"))
-			hooks = append(hooks, pprofHook(srv, cfg.Duration, path, rep.FX, fail))
+			hooks = append(hooks, pprofHook(srv, roundWindow(cfg), path, rep.FX, fail)) // the first fxd round's window
 		}
 		var onWindow func() func()
 		if len(hooks) > 0 {
@@ -397,6 +409,41 @@ func Run(cfg Config) (*Report, error) {
 			fail("webhooks", err)
 		}
 	}
+	// The log writer, in-process.
+	walPhase := func() {
+		say("== wal: %d goroutines appending %d-byte payloads for %v", cfg.WALGoroutines, cfg.WALPayload, cfg.WALDuration)
+		walWarm := min(time.Second, cfg.WALDuration/4)
+		var err error
+		if rep.WAL, err = RunWAL(filepath.Join(tmp, "wal"), cfg.WALGoroutines, cfg.WALPayload, walWarm, cfg.WALDuration, logw); err != nil {
+			fail("wal", err)
+		}
+		_ = os.RemoveAll(filepath.Join(tmp, "wal"))
+	}
+	// Memory per account, on a data dir and an fxd of its own (with a
+	// short passivation).
+	memoryPhase := func() {
+		if cfg.MemAccounts <= 0 {
+			return
+		}
+		say("== memory: %d accounts with one key and one contact each, then idle; %d idle accounts with one key",
+			cfg.MemAccounts, cfg.MemIdleAccounts)
+		dir := filepath.Join(tmp, "memory")
+		if !cfg.KeepData {
+			defer os.RemoveAll(dir)
+		}
+		var err error
+		if rep.Memory, err = runMemoryPhase(context.Background(), cfg, dir, logw); err != nil {
+			fail("memory", err)
+		}
+	}
+	if cfg.Only == OnlyWal {
+		walPhase()
+		return rep, nil
+	}
+	if cfg.Only == OnlyMemory {
+		memoryPhase()
+		return rep, nil
+	}
 	if cfg.Only == OnlyLedger {
 		ledgerPhase()
 		return rep, nil
@@ -429,12 +476,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 
 	// 2. The log writer, in-process, before any server runs.
-	say("== wal: %d goroutines appending %d-byte payloads for %v", cfg.WALGoroutines, cfg.WALPayload, cfg.WALDuration)
-	walWarm := min(time.Second, cfg.WALDuration/4)
-	if rep.WAL, err = RunWAL(filepath.Join(tmp, "wal"), cfg.WALGoroutines, cfg.WALPayload, walWarm, cfg.WALDuration, logw); err != nil {
-		fail("wal", err)
-	}
-	_ = os.RemoveAll(filepath.Join(tmp, "wal"))
+	walPhase()
 
 	// 3. fxd, and what its answers look like.
 	say("== starting %s on a temp data dir", cfg.Bin)
@@ -607,6 +649,7 @@ func Run(cfg Config) (*Report, error) {
 		if fx2 != nil {
 			_ = fx2.Kill()
 		}
+		memoryPhase()
 		ledgerPhase()
 		webhookPhase(false)
 		quotePhase(nil)
@@ -615,16 +658,11 @@ func Run(cfg Config) (*Report, error) {
 	defer func() { _ = fx2.Kill() }()
 	say("  restarted in %.0f ms with wal_index %d", rec.RestartMs, rec.WALIndexAfter)
 
-	// 9. Memory per account.
-	if cfg.MemAccounts > 0 {
-		say("== memory: %d accounts with one key and one contact each", cfg.MemAccounts)
-		if rep.Memory, err = memoryPerAccount(ctx, fx2, cfg, filepath.Join(tmp, "memkeys"), logw); err != nil {
-			fail("memory", err)
-		}
-	}
 	if _, err := fx2.Stop(30 * time.Second); err != nil {
 		fail("stop fxd", err)
 	}
+	// 9. Memory per account.
+	memoryPhase()
 	// 10. The ledger, on a data dir and an fxd of its own.
 	ledgerPhase()
 	// 11. Webhook delivery, on a data dir and an fxd of its own (durable
@@ -792,66 +830,4 @@ func restart(fx *FXD, logPath string) (*FXD, *Recovery, error) {
 		rec.ExtrapolatedMsPerMillion = rec.RestartMs * 1e6 / float64(rec.WALIndexBefore)
 	}
 	return fx2, rec, nil
-}
-
-// memoryPerAccount creates accounts with one key and one contact each and
-// divides the server's RSS growth by their number.
-func memoryPerAccount(ctx context.Context, fx *FXD, cfg Config, dir string, logw io.Writer) (*Memory, error) {
-	time.Sleep(500 * time.Millisecond)
-	heapBefore := liveHeap(fx)
-	before, err := procRSS(fx.PID())
-	if err != nil {
-		return nil, err
-	}
-	n := cfg.MemAccounts
-	accts, err := fx.CreateAccounts(ctx, n, cfg.CLIParallel, "mem", logw)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := fx.CreateKeys(ctx, accts, "pay", dir, cfg.CLIParallel, logw)
-	if err != nil {
-		return nil, err
-	}
-	err = parallel(n, 16, "contacts", logw, func(i int) error {
-		c, err := client.New("http://"+fx.Addr(), keys[i].ID, keys[i].Priv, client.WithMaxConns(1))
-		if err != nil {
-			return err
-		}
-		defer c.CloseIdleConnections()
-		r, err := c.Do(ctx, "POST", contactsPath, contactBody(nil, uint64(i)), nil)
-		if err != nil {
-			return err
-		}
-		if r.Status != 201 {
-			return fmt.Errorf("POST %s: %d %s", contactsPath, r.Status, r.Body)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	time.Sleep(500 * time.Millisecond)
-	after, err := procRSS(fx.PID())
-	if err != nil {
-		return nil, err
-	}
-	m := &Memory{Accounts: n, RSSBeforeBytes: before, RSSAfterBytes: after,
-		BytesPerAccount: float64(after-before) / float64(n),
-		What:            "each with 1 key and 1 contact, actor active; RSS includes Go heap headroom"}
-	if heapBefore > 0 {
-		if heapAfter := liveHeap(fx); heapAfter > 0 {
-			m.HeapBeforeBytes, m.HeapAfterBytes = heapBefore, heapAfter
-			m.HeapBytesPerAccount = float64(heapAfter-heapBefore) / float64(n)
-		}
-	}
-	return m, nil
-}
-
-// liveHeap is fxd's heap after a GC (HeapAlloc), 0 if unreadable.
-func liveHeap(fx *FXD) int64 {
-	ms, err := fetchMemStats(fx, true)
-	if err != nil {
-		return 0
-	}
-	return ms["HeapAlloc"]
 }

@@ -105,8 +105,13 @@ type WebhookPhase struct {
 	Setup WebhookSetup `json:"setup"`
 	// Tests is the API side of the open loop: POST /webhooks/{id}/test
 	// to the healthy endpoint at the offered rate.
+	// Tests and Delivery merge fxd's rounds; Floor merges the floor's
+	// (the bench posting signed deliveries straight to the receiver);
+	// Rounds holds each round, in the order run (webhookrounds.go).
 	Tests    *OpenResult      `json:"tests,omitempty"`
 	Delivery *WebhookDelivery `json:"delivery,omitempty"`
+	Floor    *WebhookLoop     `json:"floor,omitempty"`
+	Rounds   []WebhookRound   `json:"rounds,omitempty"`
 	Drain    *WebhookDrain    `json:"drain,omitempty"`
 	Dead     *WebhookDead     `json:"dead,omitempty"`
 	// Writes is POST /contacts on this phase's fxd, as the suite's
@@ -270,13 +275,17 @@ type WebhookDead struct {
 	// Attempts counts its attempts during the open loop's window and the
 	// drain (by their `at`, whole seconds, so ±1 s at the edges), and over
 	// the whole phase.
-	AttemptsWindow int64            `json:"attempts_in_window"`
-	AttemptsDrain  int64            `json:"attempts_in_drain"`
-	Attempts       int64            `json:"attempts_total"`
-	Errors         map[string]int64 `json:"errors"` // attempts per error text
-	Succeeded      int64            `json:"succeeded"`
-	State          string           `json:"state_at_end"`
-	FirstProblem   string           `json:"first_problem,omitempty"`
+	AttemptsWindow int64 `json:"attempts_in_window"`
+	// AttemptsByRound splits AttemptsWindow by fxd's rounds. The dead
+	// endpoint is not enabled again during the floor's rounds, so its
+	// pending deliveries last through fxd's.
+	AttemptsByRound []int64          `json:"attempts_in_window_by_round,omitempty"`
+	AttemptsDrain   int64            `json:"attempts_in_drain"`
+	Attempts        int64            `json:"attempts_total"`
+	Errors          map[string]int64 `json:"errors"` // attempts per error text
+	Succeeded       int64            `json:"succeeded"`
+	State           string           `json:"state_at_end"`
+	FirstProblem    string           `json:"first_problem,omitempty"`
 }
 
 // Receiver is what the HTTPS receiver saw.
@@ -443,6 +452,11 @@ type hookReceiver struct {
 
 	gate     chan struct{} // non-nil while held
 	gateDone time.Time
+
+	// sample is the first delivery that passed every check, and its
+	// event id: the webhook floor posts copies of it.
+	sample   []byte
+	sampleID string
 }
 
 // startReceiver serves HTTPS with cert on a loopback port (HTTP/1.1, as
@@ -514,18 +528,7 @@ func (r *hookReceiver) handle(w http.ResponseWriter, req *http.Request) {
 	} else if err := sign.Verify(*s, id, req.Header.Get("webhook-timestamp"), req.Header.Get("webhook-signature"), body, now, 0); err != nil {
 		badSig, problem = true, "signature: "+err.Error()
 	}
-	var ev struct {
-		ID         string `json:"id"`
-		Type       string `json:"type"`
-		APIVersion string `json:"api_version"`
-		Data       struct {
-			Object struct {
-				EndpointID string `json:"endpoint_id"`
-			} `json:"object"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &ev); err != nil || ev.ID != id || ev.Type != domain.EventWebhookTest || ev.Data.Object.EndpointID == "" ||
-		ev.APIVersion != domain.WebhookAPIVersion {
+	if !testEventBody(body, id) {
 		badBody = true
 		if problem == "" {
 			problem = fmt.Sprintf("body %.200s for webhook-id %q", body, id)
@@ -551,8 +554,36 @@ func (r *hookReceiver) handle(w http.ResponseWriter, req *http.Request) {
 	} else if id != "" {
 		r.first[id] = now
 	}
+	if r.sample == nil && !badSig && !badBody && id != "" {
+		r.sample, r.sampleID = bytes.Clone(body), id // one body, ≤ 1 MiB
+	}
 	r.mu.Unlock()
 	w.WriteHeader(http.StatusOK)
+}
+
+// testEventBody reports whether body is the webhook.test event id, as
+// fxd renders it.
+func testEventBody(body []byte, id string) bool {
+	var ev struct {
+		ID         string `json:"id"`
+		Type       string `json:"type"`
+		APIVersion string `json:"api_version"`
+		Data       struct {
+			Object struct {
+				EndpointID string `json:"endpoint_id"`
+			} `json:"object"`
+		} `json:"data"`
+	}
+	return json.Unmarshal(body, &ev) == nil && ev.ID == id && ev.Type == domain.EventWebhookTest && ev.Data.Object.EndpointID != "" &&
+		ev.APIVersion == domain.WebhookAPIVersion
+}
+
+// sampleBody returns the first delivery that passed every check and its
+// event id (nil before one has).
+func (r *hookReceiver) sampleBody() ([]byte, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sample, r.sampleID
 }
 
 // stats returns the receiver's counters, its distinct events and its
@@ -727,6 +758,7 @@ type hookSlot struct {
 // SecondLag is the lag of the events whose 202 was read in one second of
 // the window.
 type SecondLag struct {
+	Round  int     `json:"round,omitempty"` // in a merged result: the round (from 1)
 	Second int     `json:"second"`
 	Events int64   `json:"events"`
 	P50Ms  float64 `json:"p50_ms"`
@@ -857,7 +889,8 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 		return err
 	}
 	rate := float64(cfg.WebhookRate)
-	testK, drainK, pileK := webhookKeyPlan(rate, cfg.Warmup, cfg.Duration, cfg.WebhookDrain, cfg.WebhookDeadPile)
+	// Every round of the open loop has its own warm-up.
+	testK, drainK, pileK := webhookKeyPlan(rate, time.Duration(phaseRounds(cfg))*cfg.Warmup, cfg.Duration, cfg.WebhookDrain, cfg.WebhookDeadPile)
 	nkeys := webhookCtlKeys + testK + drainK + pileK
 	if nkeys > domain.MaxKeysPerAccount {
 		return fmt.Errorf("%.0f tests/s for %v + %v and a backlog of %d need %d keys on one account, more than its %d: lower -webhook-rate, "+
@@ -975,21 +1008,8 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 	}
 
 	// The whole path once, a few times.
-	for range webhookWarmTests {
-		b, err := ctl.do(ctx, "POST", testTarget(healthy), nil, 202)
-		if err != nil {
-			return err
-		}
-		if !bytes.Contains(b, []byte(`"delivery_id":"dlv_`)) {
-			return fmt.Errorf("POST /webhooks/{id}/test: no delivery_id in %.200s", b)
-		}
-	}
-	if !recv.waitDistinct(webhookWarmTests, 30*time.Second) {
-		st, n, _ := recv.stats()
-		return fmt.Errorf("the receiver got %d of %d warm-up tests within 30 s (%+v; fxd log %s)", n, webhookWarmTests, st, fx.LogPath)
-	}
-	if st, _, _ := recv.stats(); st.BadSignatures+st.BadBodies > 0 {
-		return fmt.Errorf("the receiver refused the warm-up tests: %s", st.FirstProblem)
+	if err := warmWebhooks(ctx, ctl, recv, testTarget(healthy), fx.LogPath); err != nil {
+		return err
 	}
 
 	// The dead endpoint's pending tests: made while its port accepts and
@@ -997,24 +1017,7 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 	// attempt fails, and 10 failures disable it.
 	if cfg.WebhookDeadPile > 0 {
 		say("== webhooks: %d tests on the dead endpoint, then its port closes", cfg.WebhookDeadPile)
-		pile := make([]*client.Client, len(pileKeys))
-		for i, k := range pileKeys {
-			if pile[i], err = client.New("http://"+fx.Addr(), k.ID, k.Priv); err != nil {
-				return err
-			}
-			defer pile[i].CloseIdleConnections()
-		}
-		err := parallel(cfg.WebhookDeadPile, 8, "dead endpoint tests", nil, func(i int) error {
-			r, err := pile[i/writeBudget].Do(ctx, "POST", testTarget(dead), nil, nil)
-			if err != nil {
-				return err
-			}
-			if r.Status != 202 {
-				return fmt.Errorf("POST /webhooks/{dead}/test: %d %.200s", r.Status, r.Body)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := pileDead(ctx, fx.Addr(), pileKeys, cfg.WebhookDeadPile, testTarget(dead)); err != nil {
 			return err
 		}
 		want := min(cfg.WebhookDeadPile, webhook.MaxInFlight)
@@ -1053,17 +1056,235 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 	// The dead endpoint retries all along: enabled again and again.
 	dd := &WebhookDead{}
 	ph.Dead = dd
-	stopReenable := make(chan struct{})
-	reenabled := make(chan struct{})
+	pauseReenable, stopReenable := reenableDead(ctx, ctl, dead, dd)
+	defer stopReenable()
+
+	// The open loop, in rounds alternating with the floor.
+	target := testTarget(healthy)
+	inflight := cfg.QuoteInFlight
+	if inflight <= 0 {
+		inflight = defaultQuoteInFlight
+	}
+	wr := &hookPhase{cfg: cfg, fx: fx, recv: recv, ctl: ctl, healthy: healthy, target: target, tks: NewKeySet(testKeys, writeBudget),
+		rate: rate, inflight: inflight, ph: ph, logw: logw, note: note, pauseDead: pauseReenable}
+	if wr.floor, err = newHookFloor(recv, caPEM, secret); err != nil {
+		note("no webhook floor rounds: %v", err)
+	}
+	say("== webhooks: open loop at %.0f/s in %d round(s) of %v + %v alternating floor and fxd; dead endpoint enabled again every %v",
+		rate, phaseRounds(cfg), cfg.Warmup, roundWindow(cfg), webhookReenableEvery)
+	windows, err := wr.run(ctx)
+	if err != nil {
+		return err
+	}
+
+	// The drain: a backlog made while the receiver holds its answers.
+	var drainSpan [2]time.Time
+	if cfg.WebhookDrain > 0 && len(drainKeys) > 0 {
+		if drainSpan, err = wr.drain(drainKeys); err != nil {
+			return err
+		}
+	}
+	stopReenable()
+
+	// The dead endpoint's attempts.
+	drows, err := ctl.listAttempts(ctx, dead)
+	if err != nil {
+		return fmt.Errorf("list the dead endpoint's deliveries: %w", err)
+	}
+	// fxd's windows, then the drain.
+	spans := append(windows, drainSpan)
+	var errs map[string]int64
+	var in []int64
+	errs, dd.Succeeded, in = deadCounts(drows, spans)
+	dd.Errors, dd.Attempts = errs, int64(len(drows))
+	for _, n := range in[:len(windows)] {
+		dd.AttemptsWindow += n
+	}
+	if len(windows) > 1 {
+		dd.AttemptsByRound = in[:len(windows)]
+	}
+	if ph.Drain != nil {
+		dd.AttemptsDrain = in[len(windows)]
+	}
+	if s, err := endpointState(dead); err == nil {
+		dd.State = s
+	}
+	say("  dead endpoint: %d attempts in all, %d in the window, enabled again %d times; errors %v", dd.Attempts, dd.AttemptsWindow, dd.Reenables, dd.Errors)
+	return nil
+}
+
+// drain makes a backlog of tests (signed with keys) while the receiver
+// holds its answers, lets go, and measures the rate at which it arrives;
+// it returns the drain's span.
+func (w *hookPhase) drain(keys []Key) ([2]time.Time, error) {
+	cfg, fx, recv := w.cfg, w.fx, w.recv
+	dr := &WebhookDrain{}
+	w.ph.Drain = dr
+	st0, n0, _ := recv.stats()
+	w.say("== webhooks: backlog of up to %d tests made while the receiver holds (at most %v), then let go", cfg.WebhookDrain, webhookDrainCreateMax)
+	holdStart := time.Now()
+	recv.hold(webhookHoldMax)
+	dks := NewKeySet(keys, writeBudget)
+	dks.budget = int64((cfg.WebhookDrain + len(keys) - 1) / len(keys))
+	var err error
+	dr.Create, err = RunLoad(Load{Name: "webhook-backlog-tests", Addr: fx.Addr(), Method: "POST", Path: w.target, WantStatus: 202,
+		Keys: dks, Conns: webhookDrainConns, Duration: webhookDrainCreateMax, Gen: GenRaw, ServerPID: fx.PID(), Progress: w.logw})
+	if err != nil {
+		recv.release()
+		return [2]time.Time{}, err
+	}
+	dr.Created = dr.Create.Status["202"]
+	pprofDone := w.drainPprof(dr.Created)
+	srv0, _ := procCPU(fx.PID())
+	gen0, sys0 := selfCPU(), systemBusy()
+	t0 := time.Now()
+	dr.HeldS = t0.Sub(holdStart).Seconds()
+	recv.release()
+	stopSampling := w.sampleDrain(dr, t0, n0)
+	ok := recv.waitDistinct(n0+int(dr.Created), webhookDrainWait)
+	t1 := time.Now()
+	stopSampling()
+	srv1, srvErr := procCPU(fx.PID())
+	gen1, sys1 := selfCPU(), systemBusy()
+	st1, n1, lastAt := recv.stats()
+	dr.Receiver, dr.Delivered = st1.minus(st0), int64(n1-n0)
+	if !ok {
+		w.note("only %d of the %d backlog tests arrived within %v of the receiver letting go", dr.Delivered, dr.Created, webhookDrainWait)
+	}
+	if dr.DrainS = lastAt.Sub(t0).Seconds(); dr.DrainS > 0 {
+		dr.Rate = float64(dr.Delivered) / dr.DrainS
+	}
+	if first := recv.firstArrivalAfter(t0); !first.IsZero() {
+		dr.FirstArrivalMs = ms(int64(first.Sub(t0)))
+	}
+	use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
+	if srvErr == nil {
+		use.server = srv1 - srv0
+	}
+	if sys0 >= 0 && sys1 >= 0 {
+		use.sys = sys1 - sys0
+	}
+	c := use.share(dr.Delivered, t1.Sub(t0).Seconds())
+	dr.GeneratorCPUUs, dr.ServerCPUUs, dr.ServerCores, dr.OtherCores = c.GenUs, c.ServerUs, c.ServerCores, c.OtherCores
+	pprofDone()
+	w.say("  backlog: %d tests made in %.1fs (%.0f/s through the API); drained %d in %.2fs: %.0f deliveries/s, server %.0f µs CPU/delivery (%.2f cores)",
+		dr.Created, dr.Create.Seconds, dr.Create.Rate, dr.Delivered, dr.DrainS, dr.Rate, dr.ServerCPUUs, dr.ServerCores)
+	return [2]time.Time{t0, lastAt}, nil
+}
+
+// drainPprof starts a CPU profile of fxd over the drain of created tests
+// (with -webhook-pprof); the func it returns waits for it.
+func (w *hookPhase) drainPprof(created int64) func() {
+	if w.cfg.WebhookPprofDir == "" {
+		return func() {}
+	}
+	secs := time.Duration(min(10, max(1, int(math.Ceil(float64(created)/webhookRateTarget))))) * time.Second
+	path, _ := filepath.Abs(filepath.Join(w.cfg.WebhookPprofDir, "fxd-webhooks-drain-"+time.Now().Format("20060102-150405")+".pprof"))
+	done := make(chan error, 1)
+	go func() { done <- fetchPprof(w.fx, secs, path) }()
+	return func() {
+		if err := <-done; err != nil {
+			w.note("pprof of the drain: %v", err)
+			return
+		}
+		w.ph.PprofFiles = append(w.ph.PprofFiles, path)
+	}
+}
+
+// sampleDrain samples the drain's timeline every webhookSampleEvery from
+// t0 (arrivals beyond n0, fxd's webhook gauges), at most
+// webhookMaxSamples, until the returned func is called.
+func (w *hookPhase) sampleDrain(dr *WebhookDrain, t0 time.Time, n0 int) func() {
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(reenabled)
+		defer close(stopped)
+		tok, _ := os.ReadFile(filepath.Join(w.fx.DataDir, "admin.token"))
+		hc := &http.Client{Timeout: 2 * time.Second}
+		defer hc.CloseIdleConnections()
+		tk := time.NewTicker(webhookSampleEvery)
+		defer tk.Stop()
+		for {
+			_, n, _ := w.recv.stats()
+			g, _ := scrapeWebhookGauges(hc, w.fx, strings.TrimSpace(string(tok)))
+			if len(dr.Timeline) < webhookMaxSamples {
+				dr.Timeline = append(dr.Timeline, DrainSample{T: time.Since(t0).Seconds(), Arrived: int64(n - n0), Gauges: g})
+			}
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+			}
+		}
+	}()
+	return func() { close(stop); <-stopped }
+}
+
+// warmWebhooks sends a few tests to the healthy endpoint one by one and
+// waits for them: the sender's connections open, and the whole path is
+// checked once before any load.
+func warmWebhooks(ctx context.Context, ctl *ctlClients, recv *hookReceiver, target, fxdLog string) error {
+	for range webhookWarmTests {
+		b, err := ctl.do(ctx, "POST", target, nil, 202)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(b, []byte(`"delivery_id":"dlv_`)) {
+			return fmt.Errorf("POST /webhooks/{id}/test: no delivery_id in %.200s", b)
+		}
+	}
+	if !recv.waitDistinct(webhookWarmTests, 30*time.Second) {
+		st, n, _ := recv.stats()
+		return fmt.Errorf("the receiver got %d of %d warm-up tests within 30 s (%+v; fxd log %s)", n, webhookWarmTests, st, fxdLog)
+	}
+	if st, _, _ := recv.stats(); st.BadSignatures+st.BadBodies > 0 {
+		return fmt.Errorf("the receiver refused the warm-up tests: %s", st.FirstProblem)
+	}
+	return nil
+}
+
+// pileDead makes n tests on the dead endpoint (target), writeBudget per
+// key of keys.
+func pileDead(ctx context.Context, addr string, keys []Key, n int, target string) error {
+	pile := make([]*client.Client, len(keys))
+	for i, k := range keys {
+		c, err := client.New("http://"+addr, k.ID, k.Priv)
+		if err != nil {
+			return err
+		}
+		pile[i] = c
+		defer c.CloseIdleConnections()
+	}
+	return parallel(n, 8, "dead endpoint tests", nil, func(i int) error {
+		r, err := pile[i/writeBudget].Do(ctx, "POST", target, nil, nil)
+		if err != nil {
+			return err
+		}
+		if r.Status != 202 {
+			return fmt.Errorf("POST /webhooks/{dead}/test: %d %.200s", r.Status, r.Body)
+		}
+		return nil
+	})
+}
+
+// reenableDead enables the dead endpoint again every webhookReenableEvery,
+// counting in dd, while not paused (pause(true); the endpoint then
+// disables itself after its next failures and stays so), until stop is
+// called (once or more).
+func reenableDead(ctx context.Context, ctl *ctlClients, dead string, dd *WebhookDead) (pause func(bool), stop func()) {
+	var paused atomic.Bool
+	stopc, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
 		t := time.NewTicker(webhookReenableEvery)
 		defer t.Stop()
 		for {
 			select {
-			case <-stopReenable:
+			case <-stopc:
 				return
 			case <-t.C:
+			}
+			if paused.Load() {
+				continue
 			}
 			_, err := ctl.do(ctx, "PATCH", webhooksPath+"/"+dead, []byte(`{"state":"enabled"}`), 200)
 			dd.Reenables++
@@ -1075,240 +1296,7 @@ func runWebhookPhase(ctx context.Context, cfg Config, dir string, ph *WebhookPha
 			}
 		}
 	}()
-	defer func() {
-		select {
-		case <-stopReenable:
-		default:
-			close(stopReenable)
-			<-reenabled
-		}
-	}()
-
-	// The open loop: tests to the healthy endpoint at the offered rate.
-	var onWindow func() func()
-	if cfg.WebhookPprofDir != "" {
-		path, _ := filepath.Abs(filepath.Join(cfg.WebhookPprofDir, "fxd-webhooks-open-"+time.Now().Format("20060102-150405")+".pprof"))
-		onWindow = func() func() {
-			done := make(chan error, 1)
-			go func() { done <- fetchPprof(fx, cfg.Duration, path) }()
-			return func() {
-				if err := <-done; err != nil {
-					note("pprof of the open loop: %v", err)
-					return
-				}
-				ph.PprofFiles = append(ph.PprofFiles, path)
-			}
-		}
-	}
-	nWarm, nWin := openSlots(rate, cfg.Warmup, cfg.Duration)
-	slots := make([]hookSlot, nWarm+nWin)
-	tks := NewKeySet(testKeys, writeBudget)
-	target := testTarget(healthy)
-	before, _, _ := recv.stats()
-	inflight := cfg.QuoteInFlight
-	if inflight <= 0 {
-		inflight = defaultQuoteInFlight
-	}
-	say("== webhooks: POST /webhooks/{healthy}/test open loop at %.0f/s, %v + %v, up to %d waiting or in flight; dead endpoint enabled again every %v",
-		rate, cfg.Warmup, cfg.Duration, inflight, webhookReenableEvery)
-	ph.Tests, err = RunOpen(OpenLoad{Name: "webhook-tests", Addr: fx.Addr(), Rate: rate, Warmup: cfg.Warmup, Duration: cfg.Duration,
-		MaxInFlight: inflight, WantStatus: 202, ServerPID: fx.PID(), Progress: logw, OnWindow: onWindow,
-		Request: uniquePOST(tks, target, ""),
-		OnAnswerAt: func(i int64, body []byte, sent, end time.Time) {
-			var v struct {
-				DeliveryID string `json:"delivery_id"`
-			}
-			if i < int64(len(slots)) && json.Unmarshal(body, &v) == nil {
-				slots[i] = hookSlot{dlv: v.DeliveryID, sent: sent, recv: end}
-			}
-		}})
-	if err != nil {
-		return err
-	}
-	ph.Tests.Keys, ph.Tests.Accounts, ph.Tests.BudgetPerKey = testK, 1, writeBudget
-	winStart := ph.Tests.WindowStart
-	winEnd := winStart.Add(time.Duration(ph.Tests.WindowS * float64(time.Second)))
-	say("  tests: %s; errors %d, late sends %d", latencyText(ph.Tests.Latency), ph.Tests.Errors(), ph.Tests.LateSends)
-
-	// Every test made must arrive.
-	made := 0
-	for _, s := range slots {
-		if s.dlv != "" {
-			made++
-		}
-	}
-	if !recv.waitDistinct(webhookWarmTests+made, webhookDeliverWait) {
-		_, n, _ := recv.stats()
-		note("only %d of %d tests arrived within %v of the open loop's end", n-webhookWarmTests, made, webhookDeliverWait)
-	}
-	after, _, _ := recv.stats()
-	d := &WebhookDelivery{OfferedRate: rate, WindowS: ph.Tests.WindowS, Receiver: after.minus(before)}
-	ph.Delivery = d
-	d.ReceiverRate = float64(recv.arrivalsIn(winStart, winEnd)) / d.WindowS
-	if ph.Tests.OK > 0 {
-		d.ServerCPUUs, d.ServerCores = ph.Tests.ServerCPUUs, ph.Tests.ServerCores
-		d.GeneratorCPUUs, d.OtherCores = ph.Tests.GeneratorCPUUs, ph.Tests.OtherCores
-	}
-
-	// Join: delivery ids (202s) to event ids (the healthy endpoint's
-	// deliveries list) to arrivals.
-	// The receiver sees a request before the server has recorded its
-	// attempt in the log, so the last few may need another look.
-	var rows []attemptRow
-	for try := 0; ; try++ {
-		var err error
-		if rows, err = ctl.listAttempts(ctx, healthy); err != nil {
-			return fmt.Errorf("list the healthy endpoint's deliveries: %w", err)
-		}
-		if try == 10 || allListed(slots, rows) {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	dlvEvent := make(map[string]string, len(rows))
-	var attempt Hist
-	for _, r := range rows {
-		dlvEvent[r.ID] = r.EventID
-		attempt.Record(r.DurationMs * int64(time.Millisecond))
-		if r.StatusCode == nil || *r.StatusCode < 200 || *r.StatusCode >= 300 {
-			d.FailedAttempts++
-		}
-	}
-	d.Attempt = attempt.Summary()
-	lag, fromSend, events, delivered, missing, unjoined, beforeReply, last := webhookLags(slots[nWarm:], dlvEvent, recv.arrival)
-	d.WindowEvents, d.Delivered, d.Missing, d.Unjoined, d.BeforeReply = events, delivered, missing, unjoined, beforeReply
-	d.Lag, d.LagFromSend = lag.Summary(), fromSend.Summary()
-	d.BySecond = lagBySecond(slots[nWarm:], winStart, dlvEvent, recv.arrival)
-	if d.WindowS > 0 {
-		d.Rate = float64(delivered) / d.WindowS
-	}
-	if !last.IsZero() {
-		d.LastArrivalS = last.Sub(winEnd).Seconds()
-	}
-	if delivered > 0 && ph.Tests.OK > 0 {
-		// CPU per OK answer in the window is CPU per event made; per
-		// event delivered it is the same share of the window's CPU.
-		scale := float64(ph.Tests.OK) / float64(delivered)
-		d.ServerCPUUs *= scale
-		d.GeneratorCPUUs *= scale
-	}
-	say("  deliveries: %d of %d window events at %.0f/s; lag from the 202 %s; from the send p99 %.2f ms; receiver saw %.0f/s in the window",
-		delivered, events, d.Rate, latencyText(d.Lag), d.LagFromSend.P99Ms, d.ReceiverRate)
-
-	// The drain: a backlog made while the receiver holds its answers.
-	var drainSpan [2]time.Time
-	if cfg.WebhookDrain > 0 && len(drainKeys) > 0 {
-		dr := &WebhookDrain{}
-		ph.Drain = dr
-		_, n0, _ := recv.stats()
-		st0, _, _ := recv.stats()
-		say("== webhooks: backlog of up to %d tests made while the receiver holds (at most %v), then let go", cfg.WebhookDrain, webhookDrainCreateMax)
-		holdStart := time.Now()
-		recv.hold(webhookHoldMax)
-		dks := NewKeySet(drainKeys, writeBudget)
-		dks.budget = int64((cfg.WebhookDrain + len(drainKeys) - 1) / len(drainKeys))
-		dr.Create, err = RunLoad(Load{Name: "webhook-backlog-tests", Addr: fx.Addr(), Method: "POST", Path: target, WantStatus: 202,
-			Keys: dks, Conns: webhookDrainConns, Duration: webhookDrainCreateMax, Gen: GenRaw, ServerPID: fx.PID(), Progress: logw})
-		if err != nil {
-			recv.release()
-			return err
-		}
-		dr.Created = dr.Create.Status["202"]
-		var pprofDone chan error
-		path := ""
-		if cfg.WebhookPprofDir != "" {
-			secs := time.Duration(min(10, max(1, int(math.Ceil(float64(dr.Created)/webhookRateTarget))))) * time.Second
-			path, _ = filepath.Abs(filepath.Join(cfg.WebhookPprofDir, "fxd-webhooks-drain-"+time.Now().Format("20060102-150405")+".pprof"))
-			pprofDone = make(chan error, 1)
-			go func() { pprofDone <- fetchPprof(fx, secs, path) }()
-		}
-		srv0, _ := procCPU(fx.PID())
-		gen0, sys0 := selfCPU(), systemBusy()
-		t0 := time.Now()
-		dr.HeldS = t0.Sub(holdStart).Seconds()
-		recv.release()
-		stopSampling := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer close(sampled)
-			tok, _ := os.ReadFile(filepath.Join(fx.DataDir, "admin.token"))
-			hc := &http.Client{Timeout: 2 * time.Second}
-			defer hc.CloseIdleConnections()
-			tk := time.NewTicker(webhookSampleEvery)
-			defer tk.Stop()
-			for {
-				_, n, _ := recv.stats()
-				g, _ := scrapeWebhookGauges(hc, fx, strings.TrimSpace(string(tok)))
-				if len(dr.Timeline) < webhookMaxSamples {
-					dr.Timeline = append(dr.Timeline, DrainSample{T: time.Since(t0).Seconds(), Arrived: int64(n - n0), Gauges: g})
-				}
-				select {
-				case <-stopSampling:
-					return
-				case <-tk.C:
-				}
-			}
-		}()
-		ok := recv.waitDistinct(n0+int(dr.Created), webhookDrainWait)
-		t1 := time.Now()
-		close(stopSampling)
-		<-sampled
-		srv1, srvErr := procCPU(fx.PID())
-		gen1, sys1 := selfCPU(), systemBusy()
-		st1, n1, lastAt := recv.stats()
-		dr.Receiver = st1.minus(st0)
-		dr.Delivered = int64(n1 - n0)
-		if !ok {
-			note("only %d of the %d backlog tests arrived within %v of the receiver letting go", dr.Delivered, dr.Created, webhookDrainWait)
-		}
-		dr.DrainS = lastAt.Sub(t0).Seconds()
-		drainSpan = [2]time.Time{t0, lastAt}
-		if dr.DrainS > 0 {
-			dr.Rate = float64(dr.Delivered) / dr.DrainS
-		}
-		if first := recv.firstArrivalAfter(t0); !first.IsZero() {
-			dr.FirstArrivalMs = ms(int64(first.Sub(t0)))
-		}
-		use := cpuUse{gen: gen1 - gen0, server: -1, sys: -1}
-		if srvErr == nil {
-			use.server = srv1 - srv0
-		}
-		if sys0 >= 0 && sys1 >= 0 {
-			use.sys = sys1 - sys0
-		}
-		c := use.share(dr.Delivered, t1.Sub(t0).Seconds())
-		dr.GeneratorCPUUs, dr.ServerCPUUs, dr.ServerCores, dr.OtherCores = c.GenUs, c.ServerUs, c.ServerCores, c.OtherCores
-		if pprofDone != nil {
-			if err := <-pprofDone; err != nil {
-				note("pprof of the drain: %v", err)
-			} else {
-				ph.PprofFiles = append(ph.PprofFiles, path)
-			}
-		}
-		say("  backlog: %d tests made in %.1fs (%.0f/s through the API); drained %d in %.2fs: %.0f deliveries/s, server %.0f µs CPU/delivery (%.2f cores)",
-			dr.Created, dr.Create.Seconds, dr.Create.Rate, dr.Delivered, dr.DrainS, dr.Rate, dr.ServerCPUUs, dr.ServerCores)
-	}
-	close(stopReenable)
-	<-reenabled
-
-	// The dead endpoint's attempts.
-	drows, err := ctl.listAttempts(ctx, dead)
-	if err != nil {
-		return fmt.Errorf("list the dead endpoint's deliveries: %w", err)
-	}
-	spans := [][2]time.Time{{winStart, winEnd}, drainSpan}
-	var errs map[string]int64
-	var in []int64
-	errs, dd.Succeeded, in = deadCounts(drows, spans)
-	dd.Errors, dd.Attempts, dd.AttemptsWindow = errs, int64(len(drows)), in[0]
-	if ph.Drain != nil {
-		dd.AttemptsDrain = in[1]
-	}
-	if s, err := endpointState(dead); err == nil {
-		dd.State = s
-	}
-	say("  dead endpoint: %d attempts in all, %d in the window, enabled again %d times; errors %v", dd.Attempts, dd.AttemptsWindow, dd.Reenables, dd.Errors)
-	return nil
+	return paused.Store, sync.OnceFunc(func() { close(stopc); <-stopped })
 }
 
 // firstArrivalAfter is the first request at or after t.

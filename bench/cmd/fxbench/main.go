@@ -42,7 +42,9 @@ func main() {
 	gen := flag.String("gen", bench.GenRaw, "load generator: raw (reqsig + fasthttp, reused requests) or sdk (client.Client.Do)")
 	walG := flag.Int("wal-goroutines", 0, "goroutines appending to the log (default 1024)")
 	walD := flag.Duration("wal-duration", 0, "log writer window (default 5s, -quick 1s)")
-	memAccounts := flag.Int("mem-accounts", -1, "accounts for the memory phase (default 2000, -quick 100; 0 skips)")
+	memAccounts := flag.Int("mem-accounts", -1, "memory phase: active accounts with a key and a contact (default 2000, -quick 100; 0 skips the phase)")
+	memIdle := flag.Int("mem-idle-accounts", -1, "memory phase: accounts with a key left idle past passivation (default 100000, -quick 2000; 0 skips)")
+	memPprof := flag.String("mem-pprof", "", "memory phase: save fxd's heap profiles (after a GC) after each step into this directory")
 	cliPar := flag.Int("cli-parallel", 0, "concurrent `fxd admin` processes during setup (default 12)")
 	inproc := flag.Bool("floor-inprocess", false, "run the floor in this process instead of its own")
 	perfDir := flag.String("perf", "", "record a perf profile of each server during each load window into this directory")
@@ -52,7 +54,7 @@ func main() {
 	acceptRate := flag.Int("accept-rate", -1, "quote accepts offered per second, open loop (default 100, -quick 20; 0 skips them)")
 	quoteInFlight := flag.Int("quote-inflight", 0, "most FX requests waiting for their time or in flight (default 256)")
 	quotePprof := flag.String("quote-pprof", "", "save a CPU profile of fxd (admin pprof) over the quote window into this directory")
-	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd), ledger (the ledger phase) or webhooks (the webhook delivery phase on a fresh fxd)")
+	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd), ledger (the ledger phase), webhooks (the webhook delivery phase on a fresh fxd) wal (the in-process log writer) or memory (the memory phase on a fresh fxd)")
 	webhookRate := flag.Int("webhook-rate", -1, "webhook phase: POST /webhooks/{id}/test offered per second, open loop (default 2000, -quick 500; 0 skips the phase)")
 	webhookDrain := flag.Int("webhook-drain", -1, "webhook phase: tests in the backlog drained after the open loop (default 10000, -quick 2000; 0 skips the drain)")
 	webhookDead := flag.Int("webhook-dead-pending", -1, "webhook phase: tests left pending on the dead endpoint (default 200, -quick 50)")
@@ -97,6 +99,10 @@ func main() {
 	if *memAccounts >= 0 {
 		cfg.MemAccounts = *memAccounts
 	}
+	if *memIdle >= 0 {
+		cfg.MemIdleAccounts = *memIdle
+	}
+	cfg.MemPprof = *memPprof
 	if *cliPar > 0 {
 		cfg.CLIParallel = *cliPar
 	}
