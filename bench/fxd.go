@@ -28,6 +28,10 @@ type FXD struct {
 	Bin     string
 	DataDir string
 	LogPath string
+
+	adminOnce sync.Once // adminAPI
+	adminC    *adminHTTP
+	adminErr  error
 }
 
 // StartFXD starts `bin serve` on dataDir with loopback ports chosen by the

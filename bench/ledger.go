@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/ed25519"
@@ -16,7 +17,6 @@ import (
 	"log/slog"
 	"math/big"
 	mrand "math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -437,25 +437,12 @@ func fanOutToNobody(ctx context.Context, e *actors.Engine, events []domain.Event
 // fxd's admin GET /debug/pprof/heap?debug=1 ends with; with gc, after a
 // GC the handler runs first (HeapAlloc is then the live heap).
 func fetchMemStats(fx *FXD, gc bool) (map[string]int64, error) {
-	tok, err := os.ReadFile(filepath.Join(fx.DataDir, "admin.token"))
+	b, err := fx.adminGet("/debug/pprof/heap?debug=1&gc=" + map[bool]string{true: "1", false: "0"}[gc])
 	if err != nil {
 		return nil, err
-	}
-	req, err := http.NewRequest("GET", "http://"+fx.Addrs["admin listening"]+"/debug/pprof/heap?debug=1&gc="+map[bool]string{true: "1", false: "0"}[gc], nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
-	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		return nil, fmt.Errorf("GET /debug/pprof/heap: %d", resp.StatusCode)
 	}
 	out := map[string]int64{}
-	sc := bufio.NewScanner(resp.Body)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
 		k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "# "), " = ")

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -9,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,34 +94,30 @@ func runMemoryPhase(ctx context.Context, cfg Config, dir string, logw io.Writer)
 		return nil, err
 	}
 	defer func() { _ = fx.Kill() }()
-	adm, err := newAdminClient(fx)
+	base, err := settle(fx, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	base, err := settle(fx, adm, 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	saveHeap(adm, cfg.MemPprof, "start")
-	m, err := activeAccounts(ctx, fx, adm, cfg.MemAccounts, base, logw)
+	saveHeap(fx, cfg.MemPprof, "start")
+	m, err := activeAccounts(ctx, fx, cfg.MemAccounts, base, logw)
 	if err != nil {
 		return nil, err
 	}
 	m.PassivateAfterS = memPassivateAfter.Seconds()
-	saveHeap(adm, cfg.MemPprof, "active")
+	saveHeap(fx, cfg.MemPprof, "active")
 	say("  %d active accounts: live heap %.1f KiB, RSS %.1f KiB per account (log tail %.1f MiB)", m.Accounts,
 		m.HeapBytesPerAccount/1024, m.BytesPerAccount/1024, float64(m.WALTailBytes)/(1<<20))
 	if cfg.MemIdleAccounts > 0 {
 		say("  waiting %v for every actor to passivate and every rate-limit window to be swept", memQuiet)
-		quiet, err := settle(fx, adm, base.Active, memQuiet)
+		quiet, err := settle(fx, base.Active, memQuiet)
 		if err != nil {
 			return m, err
 		}
-		saveHeap(adm, cfg.MemPprof, "quiet")
-		if m.Idle, err = idleAccounts(ctx, fx, adm, cfg.MemIdleAccounts, quiet, logw); err != nil {
+		saveHeap(fx, cfg.MemPprof, "quiet")
+		if m.Idle, err = idleAccounts(ctx, fx, cfg.MemIdleAccounts, quiet, logw); err != nil {
 			return m, err
 		}
-		saveHeap(adm, cfg.MemPprof, "idle")
+		saveHeap(fx, cfg.MemPprof, "idle")
 		say("  %d idle accounts: live heap %.0f B per key (with the tables' high-water %.0f B), RSS %.0f B per key",
 			m.Idle.Accounts, m.Idle.HeapBytesPerKey, m.Idle.TotalHeapBytesPerKey, m.Idle.RSSBytesPerKey)
 	}
@@ -135,8 +129,8 @@ func runMemoryPhase(ctx context.Context, cfg Config, dir string, logw io.Writer)
 
 // activeAccounts creates n accounts with one key and one contact each and
 // measures them while their actors are in memory.
-func activeAccounts(ctx context.Context, fx *FXD, adm *adminClient, n int, base memPoint, logw io.Writer) (*Memory, error) {
-	keys, err := adm.accountsWithKeys(ctx, n, "mem", logw)
+func activeAccounts(ctx context.Context, fx *FXD, n int, base memPoint, logw io.Writer) (*Memory, error) {
+	keys, err := accountsWithKeys(ctx, fx, n, "mem", logw)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +152,7 @@ func activeAccounts(ctx context.Context, fx *FXD, adm *adminClient, n int, base 
 	if err != nil {
 		return nil, err
 	}
-	now, err := measure(fx, adm)
+	now, err := measure(fx)
 	if err != nil {
 		return nil, err
 	}
@@ -171,17 +165,17 @@ func activeAccounts(ctx context.Context, fx *FXD, adm *adminClient, n int, base 
 
 // idleAccounts creates n accounts with one key each, in two halves, each
 // measured once every actor passivated.
-func idleAccounts(ctx context.Context, fx *FXD, adm *adminClient, n int, before memPoint, logw io.Writer) (*IdleMemory, error) {
+func idleAccounts(ctx context.Context, fx *FXD, n int, before memPoint, logw io.Writer) (*IdleMemory, error) {
 	im := &IdleMemory{Accounts: n, Before: before}
 	half := n / 2
 	start := time.Now()
 	for i, k := range []int{half, n - half} {
-		peak, err := adm.accountsWithKeysPeak(ctx, fx, k, fmt.Sprintf("idle%d", i), logw)
+		peak, err := accountsWithKeysPeak(ctx, fx, k, fmt.Sprintf("idle%d", i), logw)
 		if err != nil {
 			return nil, err
 		}
 		im.PeakActive = max(im.PeakActive, peak)
-		p, err := settle(fx, adm, before.Active, 0)
+		p, err := settle(fx, before.Active, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +206,7 @@ func (p memPoint) accounts() int64 { return p.Heap - p.WALTail }
 
 // measure forces a GC in fxd (the heap profile's gc=1) and reads its live
 // heap, RSS, log tail and active actors.
-func measure(fx *FXD, adm *adminClient) (memPoint, error) {
+func measure(fx *FXD) (memPoint, error) {
 	ms, err := fetchMemStats(fx, true)
 	if err != nil {
 		return memPoint{}, err
@@ -221,7 +215,7 @@ func measure(fx *FXD, adm *adminClient) (memPoint, error) {
 	if err != nil {
 		return memPoint{}, err
 	}
-	g, err := adm.gauges("fxd_active_accounts", "fxd_wal_tail_bytes")
+	g, err := gauges(fx, "fxd_active_accounts", "fxd_wal_tail_bytes")
 	if err != nil {
 		return memPoint{}, err
 	}
@@ -230,17 +224,17 @@ func measure(fx *FXD, adm *adminClient) (memPoint, error) {
 
 // settle waits until at most want actors are active (the rest passivated)
 // and at least quiet has passed, then measures.
-func settle(fx *FXD, adm *adminClient, want int64, quiet time.Duration) (memPoint, error) {
+func settle(fx *FXD, want int64, quiet time.Duration) (memPoint, error) {
 	start := time.Now()
 	limit := 4*memPassivateAfter + quiet + 30*time.Second
 	for {
-		p, err := measure(fx, adm)
+		p, err := measure(fx)
 		if err != nil {
 			return p, err
 		}
 		if p.Active <= want && time.Since(start) >= quiet {
 			time.Sleep(time.Second) // let the runtime return freed spans
-			return measure(fx, adm)
+			return measure(fx)
 		}
 		if time.Since(start) > limit {
 			return p, fmt.Errorf("memory: %d actors still active after %v (want ≤ %d)", p.Active, limit, want)
@@ -249,64 +243,18 @@ func settle(fx *FXD, adm *adminClient, want int64, quiet time.Duration) (memPoin
 	}
 }
 
-// adminClient calls fxd's admin HTTP API (what `fxd admin` does), without
-// a process per call: the idle step creates 100,000 accounts.
-type adminClient struct {
-	base, token string
-	hc          *http.Client
-}
-
-func newAdminClient(fx *FXD) (*adminClient, error) {
-	tok, err := os.ReadFile(filepath.Join(fx.DataDir, "admin.token"))
-	if err != nil {
-		return nil, err
-	}
-	return &adminClient{base: "http://" + fx.Addrs["admin listening"], token: strings.TrimSpace(string(tok)),
-		hc: &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: memAdminParallel}}}, nil
-}
-
-func (a *adminClient) do(ctx context.Context, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, a.base+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	resp, err := a.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("admin %s %s: %d %s", method, path, resp.StatusCode, b)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(b, out)
-}
-
 // accountsWithKeys creates n accounts named prefix-N, each with one key
-// (scope pay) made here.
-func (a *adminClient) accountsWithKeys(ctx context.Context, n int, prefix string, logw io.Writer) ([]Key, error) {
+// (scope pay) made here, through the admin HTTP API (what `fxd admin`
+// does, without a process per call).
+func accountsWithKeys(ctx context.Context, fx *FXD, n int, prefix string, logw io.Writer) ([]Key, error) {
 	keys := make([]Key, n)
 	err := parallel(n, memAdminParallel, prefix+" accounts with a key", logw, func(i int) error {
 		var acct struct {
 			ID string `json:"id"`
 		}
-		if err := a.do(ctx, "POST", "/admin/accounts", map[string]any{"name": fmt.Sprintf("%s-%06d", prefix, i)}, &acct); err != nil {
-			return err
+		b, err := fx.adminDo(ctx, "POST", "/admin/accounts", map[string]any{"name": fmt.Sprintf("%s-%06d", prefix, i)}, time.Minute)
+		if err != nil || json.Unmarshal(b, &acct) != nil {
+			return fmt.Errorf("create account: %v %.200s", err, b)
 		}
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
@@ -315,9 +263,10 @@ func (a *adminClient) accountsWithKeys(ctx context.Context, n int, prefix string
 		var k struct {
 			KeyID string `json:"key_id"`
 		}
-		if err := a.do(ctx, "POST", "/admin/keys", map[string]any{"account": acct.ID, "scopes": []string{"pay"},
-			"public_key": base64.StdEncoding.EncodeToString(pub)}, &k); err != nil {
-			return err
+		b, err = fx.adminDo(ctx, "POST", "/admin/keys", map[string]any{"account": acct.ID, "scopes": []string{"pay"},
+			"public_key": base64.StdEncoding.EncodeToString(pub)}, time.Minute)
+		if err != nil || json.Unmarshal(b, &k) != nil {
+			return fmt.Errorf("create key: %v %.200s", err, b)
 		}
 		keys[i] = Key{ID: k.KeyID, Account: acct.ID, Priv: priv}
 		return nil
@@ -325,19 +274,9 @@ func (a *adminClient) accountsWithKeys(ctx context.Context, n int, prefix string
 	return keys, err
 }
 
-// gauges reads unlabelled gauges from /metrics, 0 for one not there.
-func (a *adminClient) gauges(names ...string) ([]int64, error) {
-	req, err := http.NewRequest("GET", a.base+"/metrics", nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	resp, err := a.hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+// gauges reads unlabelled gauges from fxd's /metrics, 0 for one not there.
+func gauges(fx *FXD, names ...string) ([]int64, error) {
+	b, err := fx.adminGet("/metrics")
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +295,7 @@ func (a *adminClient) gauges(names ...string) ([]int64, error) {
 
 // accountsWithKeysPeak is accountsWithKeys, reporting the most actors
 // active while it ran (sampled every half second).
-func (a *adminClient) accountsWithKeysPeak(ctx context.Context, fx *FXD, n int, prefix string, logw io.Writer) (int64, error) {
+func accountsWithKeysPeak(ctx context.Context, fx *FXD, n int, prefix string, logw io.Writer) (int64, error) {
 	var peak atomic.Int64
 	done := make(chan struct{})
 	sampled := make(chan struct{})
@@ -369,13 +308,13 @@ func (a *adminClient) accountsWithKeysPeak(ctx context.Context, fx *FXD, n int, 
 			case <-done:
 				return
 			case <-t.C:
-				if g, err := a.gauges("fxd_active_accounts"); err == nil && g[0] > peak.Load() {
+				if g, err := gauges(fx, "fxd_active_accounts"); err == nil && g[0] > peak.Load() {
 					peak.Store(g[0])
 				}
 			}
 		}
 	}()
-	_, err := a.accountsWithKeys(ctx, n, prefix, logw)
+	_, err := accountsWithKeys(ctx, fx, n, prefix, logw)
 	close(done)
 	<-sampled
 	return peak.Load(), err
@@ -384,32 +323,16 @@ func (a *adminClient) accountsWithKeysPeak(ctx context.Context, fx *FXD, n int, 
 // saveHeap writes fxd's heap profile (after a GC) to dir/heap-<what>.pprof
 // when dir is set; a failure is printed, not fatal: the profile is for
 // the reader, the figures are in the report.
-func saveHeap(a *adminClient, dir, what string) {
+func saveHeap(fx *FXD, dir, what string) {
 	if dir == "" {
 		return
 	}
-	err := func() error {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+	b, err := fx.adminGet("/debug/pprof/heap?gc=1")
+	if err == nil {
+		if err = os.MkdirAll(dir, 0o755); err == nil {
+			err = os.WriteFile(filepath.Join(dir, "heap-"+what+".pprof"), b, 0o644)
 		}
-		req, err := http.NewRequest("GET", a.base+"/debug/pprof/heap?gc=1", nil)
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Authorization", "Bearer "+a.token)
-		resp, err := a.hc.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		f, err := os.Create(filepath.Join(dir, "heap-"+what+".pprof"))
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		_, err = io.Copy(f, resp.Body)
-		return err
-	}()
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: heap profile %s: %v\n", what, err)
 	}

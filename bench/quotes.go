@@ -10,11 +10,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -836,27 +834,10 @@ func pprofHook(fx *FXD, window time.Duration, path string, ph *QuotePhase, fail 
 // fetchPprof reads GET /debug/pprof/profile?seconds=N on the admin
 // listener with the token from the data dir.
 func fetchPprof(fx *FXD, window time.Duration, path string) error {
-	tok, err := os.ReadFile(filepath.Join(fx.DataDir, "admin.token"))
-	if err != nil {
-		return err
-	}
 	secs := max(1, int(window.Round(time.Second)/time.Second))
-	req, err := http.NewRequest("GET", fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", fx.Addrs["admin listening"], secs), nil)
+	b, err := fx.adminDo(context.Background(), "GET", fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs), nil, window+time.Minute)
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
-	resp, err := (&http.Client{Timeout: window + time.Minute}).Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != 200 {
-		return fmt.Errorf("GET /debug/pprof/profile: %d %.200s", resp.StatusCode, b)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

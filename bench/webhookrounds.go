@@ -500,19 +500,27 @@ func webhookAPIRow(w *WebhookPhase) Row {
 	return row
 }
 
+// webhookLoops is each round's floor or fxd loop (nil where not run).
+func webhookLoops(rounds []WebhookRound, floor bool) []*WebhookLoop {
+	out := make([]*WebhookLoop, len(rounds))
+	for i, r := range rounds {
+		out[i] = r.FXD
+		if floor {
+			out[i] = r.Floor
+		}
+	}
+	return out
+}
+
 // webhookSends is each round's floor or fxd sends (nil where not run).
 func webhookSends(rounds []WebhookRound, floor bool) []*OpenResult {
 	var out []*OpenResult
-	for _, r := range rounds {
-		l := r.FXD
-		if floor {
-			l = r.Floor
+	for _, l := range webhookLoops(rounds, floor) {
+		var s *OpenResult
+		if l != nil {
+			s = l.Sends
 		}
-		if l == nil {
-			out = append(out, nil)
-			continue
-		}
-		out = append(out, l.Sends)
+		out = append(out, s)
 	}
 	return out
 }
@@ -521,11 +529,7 @@ func webhookSends(rounds []WebhookRound, floor bool) []*OpenResult {
 // left out).
 func webhookDeliveries(rounds []WebhookRound, floor bool) []*WebhookDelivery {
 	var out []*WebhookDelivery
-	for _, r := range rounds {
-		l := r.FXD
-		if floor {
-			l = r.Floor
-		}
+	for _, l := range webhookLoops(rounds, floor) {
 		if l != nil && l.Delivery != nil {
 			out = append(out, l.Delivery)
 		}

@@ -231,23 +231,11 @@ type DrainSample struct {
 
 // scrapeWebhookGauges reads fxd's fxd_webhook_* metrics from its admin
 // listener.
-func scrapeWebhookGauges(hc *http.Client, fx *FXD, token string) (map[string]int64, error) {
-	req, err := http.NewRequest("GET", "http://"+fx.Addrs["admin listening"]+"/metrics", nil)
+func scrapeWebhookGauges(fx *FXD) (map[string]int64, error) {
+	// A sample that waits longer than this is worth less than the next.
+	b, err := fx.adminDo(context.Background(), "GET", "/metrics", nil, 2*time.Second)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != 200 {
-		return nil, fmt.Errorf("GET /metrics: %d", resp.StatusCode)
 	}
 	return parseWebhookGauges(b), nil
 }
@@ -1198,14 +1186,11 @@ func (w *hookPhase) sampleDrain(dr *WebhookDrain, t0 time.Time, n0 int) func() {
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
-		tok, _ := os.ReadFile(filepath.Join(w.fx.DataDir, "admin.token"))
-		hc := &http.Client{Timeout: 2 * time.Second}
-		defer hc.CloseIdleConnections()
 		tk := time.NewTicker(webhookSampleEvery)
 		defer tk.Stop()
 		for {
 			_, n, _ := w.recv.stats()
-			g, _ := scrapeWebhookGauges(hc, w.fx, strings.TrimSpace(string(tok)))
+			g, _ := scrapeWebhookGauges(w.fx)
 			if len(dr.Timeline) < webhookMaxSamples {
 				dr.Timeline = append(dr.Timeline, DrainSample{T: time.Since(t0).Seconds(), Arrived: int64(n - n0), Gauges: g})
 			}

@@ -126,9 +126,9 @@ func CSVCells(cells []string, buf []byte, r *LedgerRow) ([]string, []byte) {
 		}
 		switch i {
 		case 5:
-			buf = appendUnits(buf, r.AmountIn, DecimalsOf(string(r.FromCurrency)))
+			buf = AppendUnits(buf, r.AmountIn, DecimalsOf(string(r.FromCurrency)))
 		case 6:
-			buf = appendUnits(buf, r.AmountOut, DecimalsOf(string(r.ToCurrency)))
+			buf = AppendUnits(buf, r.AmountOut, DecimalsOf(string(r.ToCurrency)))
 		case 10:
 			buf = r.CreatedAt.AppendFormat(buf, time.RFC3339)
 		default:
@@ -146,31 +146,4 @@ func CSVCells(cells []string, buf []byte, r *LedgerRow) ([]string, []byte) {
 // neutralize: a cell starting with c is a formula to a spreadsheet.
 func neutralize(c byte) bool {
 	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r'
-}
-
-// appendUnits writes base-unit digits in currency units, as FormatAmount
-// does ("1250.5", "3", "0.000001"; no digits reads as "0").
-func appendUnits(dst, digits []byte, decimals int) []byte {
-	if len(digits) == 0 {
-		return append(dst, '0')
-	}
-	if len(digits) <= decimals {
-		dst = append(dst, '0')
-	} else {
-		dst = append(dst, digits[:len(digits)-decimals]...)
-		digits = digits[len(digits)-decimals:]
-	}
-	pad := decimals - len(digits)
-	end := len(digits)
-	for end > 0 && digits[end-1] == '0' {
-		end--
-	}
-	if end == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	for ; pad > 0; pad-- {
-		dst = append(dst, '0')
-	}
-	return append(dst, digits[:end]...)
 }

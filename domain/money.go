@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -47,8 +48,48 @@ func allDigits(s string) bool {
 }
 
 // FormatAmount renders base units as a decimal string in currency units,
-// without trailing fractional zeros ("1250.5", "3", "0.000001").
+// without trailing fractional zeros ("1250.5", "3", "0.000001"). Amounts
+// that fit 64 bits (every amount of a 6-decimal currency up to 18
+// trillion units) skip big.Int's text and the string steps: this runs
+// for every amount of every answer, the quote path's included.
 func FormatAmount(v *big.Int, decimals int) string {
+	if v.Sign() >= 0 && v.IsUint64() && decimals >= 0 {
+		var digits [20]byte
+		var out [48]byte
+		return string(AppendUnits(out[:0], strconv.AppendUint(digits[:0], v.Uint64(), 10), decimals))
+	}
+	return formatBig(v, decimals)
+}
+
+// AppendUnits appends base-unit digits (non-negative, decimal) in currency
+// units, as FormatAmount renders them ("1250.5", "3", "0.000001"; no digits reads as "0").
+func AppendUnits(dst, digits []byte, decimals int) []byte {
+	if len(digits) == 0 {
+		return append(dst, '0')
+	}
+	if len(digits) <= decimals {
+		dst = append(dst, '0')
+	} else {
+		dst = append(dst, digits[:len(digits)-decimals]...)
+		digits = digits[len(digits)-decimals:]
+	}
+	pad := decimals - len(digits)
+	end := len(digits)
+	for end > 0 && digits[end-1] == '0' {
+		end--
+	}
+	if end == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for ; pad > 0; pad-- {
+		dst = append(dst, '0')
+	}
+	return append(dst, digits[:end]...)
+}
+
+// formatBig is FormatAmount for any integer.
+func formatBig(v *big.Int, decimals int) string {
 	neg := v.Sign() < 0
 	digits := new(big.Int).Abs(v).String()
 	if len(digits) <= decimals {

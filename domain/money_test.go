@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,11 +22,39 @@ func TestParseAmount(t *testing.T) {
 	}
 }
 
+// TestFormatAmount: the 64-bit path and the big one give the same text.
 func TestFormatAmount(t *testing.T) {
-	cases := map[string]string{"0": "0", "1": "0.000001", "1000000": "1", "1250500000": "1250.5", "-1500000": "-1.5", "123456789012345678901234567890": "123456789012345678901234.56789"}
-	for in, want := range cases {
-		v, _ := new(big.Int).SetString(in, 10)
-		require.Equal(t, want, FormatAmount(v, 6), in)
+	for _, c := range []struct {
+		v        string
+		decimals int
+		want     string
+	}{
+		{"0", 6, "0"},
+		{"1", 6, "0.000001"},
+		{"10", 6, "0.00001"},
+		{"1000000", 6, "1"},
+		{"100000000", 6, "100"},
+		{"91953080", 6, "91.95308"},
+		{"1250500000", 6, "1250.5"},
+		{"123456", 0, "123456"},
+		{"5", 18, "0.000000000000000005"},
+		{"5", 30, "0.000000000000000000000000000005"},
+		{"18446744073709551615", 6, "18446744073709.551615"},
+		{"18446744073709551616", 6, "18446744073709.551616"},
+		{"123456789012345678901234567890", 6, "123456789012345678901234.56789"},
+		{"-1500000", 6, "-1.5"},
+	} {
+		t.Run(c.v, func(t *testing.T) {
+			v, ok := new(big.Int).SetString(c.v, 10)
+			require.True(t, ok)
+			require.Equal(t, c.want, FormatAmount(v, c.decimals))
+			require.Equal(t, c.want, formatBig(v, c.decimals))
+		})
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20_000 {
+		v, d := new(big.Int).SetUint64(r.Uint64()>>r.IntN(64)), r.IntN(19)
+		require.Equal(t, formatBig(v, d), FormatAmount(v, d), "%s, %d decimals", v, d)
 	}
 }
 

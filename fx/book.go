@@ -66,7 +66,7 @@ type QuoteView struct {
 const rateDecimals = 8
 
 func (q *Quote) view(decimals int) QuoteView {
-	return q.viewWith(q.Taker.Hex(), formatAmount(q.AmountIn, decimals), domain.RFC3339(q.ExpiresAt), decimals)
+	return q.viewWith(q.Taker.Hex(), domain.FormatAmount(q.AmountIn, decimals), domain.RFC3339(q.ExpiresAt), decimals)
 }
 
 // viewWith is view with the strings every quote of one request shares
@@ -77,7 +77,7 @@ func (q *Quote) viewWith(taker, amountIn, expiresAt string, decimals int) QuoteV
 		ID: q.ID, Route: q.Route, Firm: q.Route == domain.RouteRFQ, Taker: taker,
 		FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
 		AmountIn:  amountIn,
-		AmountOut: formatAmount(q.AmountOut, decimals),
+		AmountOut: domain.FormatAmount(q.AmountOut, decimals),
 		Rate:      formatRatio(q.AmountOut, q.AmountIn),
 		ExpiresAt: expiresAt,
 	}

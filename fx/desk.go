@@ -182,7 +182,7 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 // viewQuotes is the answer for quotes (AMM first, then makers best first).
 func viewQuotes(quotes []*Quote, takerHex string, decimals int) QuotesView {
 	first := quotes[0]
-	amountIn, expiresAt := formatAmount(first.AmountIn, decimals), domain.RFC3339(first.ExpiresAt)
+	amountIn, expiresAt := domain.FormatAmount(first.AmountIn, decimals), domain.RFC3339(first.ExpiresAt)
 	out := QuotesView{Quotes: make([]QuoteView, len(quotes))}
 	best := first
 	for i, q := range quotes {

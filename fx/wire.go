@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/fxd-labs/fxd/chain/amm"
-	"github.com/fxd-labs/fxd/domain"
 )
 
 // The quote answer is written without reflection and without a string per
@@ -16,42 +15,6 @@ import (
 // taker and expires_at, and amounts that fit 64 bits (every amount of the
 // 6-decimal currencies up to 18 trillion units) are rendered with integer
 // arithmetic. The bytes are exactly encoding/json's (wire_test.go).
-
-// formatAmount is domain.FormatAmount(v, decimals), without its big.Int
-// text and string steps when v fits 64 bits.
-func formatAmount(v *big.Int, decimals int) string {
-	if v.Sign() < 0 || !v.IsUint64() || decimals < 0 {
-		return domain.FormatAmount(v, decimals)
-	}
-	var buf [48]byte
-	return string(appendUnits(buf[:0], v.Uint64(), decimals))
-}
-
-// appendUnits appends v base units in currency units as FormatAmount
-// renders them: no trailing fractional zeros, "0" for zero.
-func appendUnits(dst []byte, v uint64, decimals int) []byte {
-	var buf [20]byte
-	digits := strconv.AppendUint(buf[:0], v, 10)
-	if len(digits) <= decimals {
-		dst = append(dst, '0')
-	} else {
-		dst = append(dst, digits[:len(digits)-decimals]...)
-		digits = digits[len(digits)-decimals:]
-	}
-	pad := decimals - len(digits)
-	end := len(digits)
-	for end > 0 && digits[end-1] == '0' {
-		end--
-	}
-	if end == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	for ; pad > 0; pad-- {
-		dst = append(dst, '0')
-	}
-	return append(dst, digits[:end]...)
-}
 
 // rateScale is 10^rateDecimals.
 const rateScale = 100_000_000

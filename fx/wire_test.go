@@ -19,36 +19,6 @@ func bigOf(t *testing.T, s string) *big.Int {
 	return v
 }
 
-// TestFormatAmount: the same text as domain.FormatAmount, on the 64-bit
-// path and beyond it.
-func TestFormatAmount(t *testing.T) {
-	for _, c := range []struct {
-		v        string
-		decimals int
-		want     string
-	}{
-		{"0", 6, "0"},
-		{"1", 6, "0.000001"},
-		{"10", 6, "0.00001"},
-		{"1000000", 6, "1"},
-		{"100000000", 6, "100"},
-		{"91953080", 6, "91.95308"},
-		{"1250500000", 6, "1250.5"},
-		{"123456", 0, "123456"},
-		{"5", 18, "0.000000000000000005"},
-		{"18446744073709551615", 6, "18446744073709.551615"},
-		{"18446744073709551616", 6, "18446744073709.551616"},
-		{"123456789012345678901234567890", 6, "123456789012345678901234.56789"},
-		{"-1500000", 6, "-1.5"},
-	} {
-		t.Run(c.v, func(t *testing.T) {
-			v := bigOf(t, c.v)
-			require.Equal(t, c.want, formatAmount(v, c.decimals))
-			require.Equal(t, domain.FormatAmount(v, c.decimals), formatAmount(v, c.decimals))
-		})
-	}
-}
-
 // TestFormatRatio: the same text as amm.FormatRate of the fraction, on
 // the 64-bit path and beyond it.
 func TestFormatRatio(t *testing.T) {
@@ -80,7 +50,6 @@ func TestFormatRatio(t *testing.T) {
 	for range 20_000 {
 		num, den := new(big.Int).SetUint64(r.Uint64()>>r.IntN(64)), new(big.Int).SetUint64(1+r.Uint64()>>r.IntN(64))
 		require.Equal(t, amm.FormatRate(new(big.Rat).SetFrac(num, den), rateDecimals), formatRatio(num, den), "%s/%s", num, den)
-		require.Equal(t, domain.FormatAmount(num, 6), formatAmount(num, 6), num.String())
 	}
 }
 

@@ -305,6 +305,9 @@ func TestDeclines(t *testing.T) {
 		{"zero taker", Request{TokenIn: a.USDC, TokenOut: a.USDT, AmountIn: fxbind.Units(1), Expiry: exp}, ErrInvalidRequest},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			o, err := m.Offer(c.req) // an offer refuses and declines what a quote does
+			require.ErrorIs(t, err, c.want)
+			require.Nil(t, o)
 			f, err := m.Quote(t.Context(), c.req)
 			require.ErrorIs(t, err, c.want)
 			require.Nil(t, f)

@@ -142,42 +142,6 @@ func TestOfferIsCommittedAtSign(t *testing.T) {
 	require.ErrorContains(t, err, "expired")
 }
 
-// TestOfferDeclinesAsQuote: Offer refuses and declines what Quote does.
-func TestOfferDeclinesAsQuote(t *testing.T) {
-	e := newEnv(t)
-	clock := newClock()
-	cfg := e.config("maker1", e.maker1)
-	cfg.MaxQuote = fxbind.Units(2000)
-	cfg.Now = clock.Now
-	m := e.start(cfg, defaultLimits)
-	exp := clock.Unix() + 30
-	a := e.addrs
-	for _, c := range []struct {
-		name string
-		req  Request
-		want error
-	}{
-		{"no price", e.req(a.USDT, a.EURC, fxbind.Units(1), exp), ErrNoQuote},
-		{"token not traded", e.req(common.HexToAddress("0xbad"), a.EURC, fxbind.Units(1), exp), ErrNoQuote},
-		{"above max quote", e.req(a.USDC, a.USDT, new(big.Int).Add(fxbind.Units(2000), big.NewInt(1)), exp), ErrNoQuote},
-		{"beyond inventory", e.req(a.USDC, a.USDT, fxbind.Units(1001), exp), ErrNoQuote},
-		{"buys nothing", e.req(a.USDC, a.USDT, big.NewInt(1), exp), ErrNoQuote},
-		{"expiry too far", e.req(a.USDC, a.USDT, fxbind.Units(1), clock.Unix()+uint64(MaxQuoteTTL/time.Second)+1), ErrNoQuote},
-		{"expiry now", e.req(a.USDC, a.USDT, fxbind.Units(1), clock.Unix()), ErrInvalidRequest},
-		{"nil amount", e.req(a.USDC, a.USDT, nil, exp), ErrInvalidRequest},
-		{"same token", e.req(a.USDC, a.USDC, fxbind.Units(1), exp), ErrInvalidRequest},
-		{"zero taker", Request{TokenIn: a.USDC, TokenOut: a.USDT, AmountIn: fxbind.Units(1), Expiry: exp}, ErrInvalidRequest},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f, err := m.Offer(c.req)
-			require.ErrorIs(t, err, c.want)
-			require.Nil(t, f)
-			_, qerr := m.Quote(t.Context(), c.req)
-			require.ErrorIs(t, qerr, c.want)
-		})
-	}
-}
-
 // TestOfferRefreshesThroughTheActor: past BalanceRefreshInterval Offer
 // asks for a refresh (ErrStale) instead of reading the chain itself; the
 // refresh shows a new balance to the next offer. A stopped maker offers
