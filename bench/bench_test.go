@@ -156,9 +156,13 @@ func TestReportTable(t *testing.T) {
 	require.Contains(t, s, "0.900")
 	require.Contains(t, s, "INVALID") // the write phase saw a 429
 	require.Contains(t, s, "400,000 /s")
-	path, err := rep.Save(t.TempDir())
+	dir := t.TempDir()
+	path, err := rep.Save(dir)
 	require.NoError(t, err)
 	require.True(t, strings.HasSuffix(path, "2026-01-02.json"))
+	path, err = rep.Save(dir)
+	require.NoError(t, err)
+	require.True(t, strings.HasSuffix(path, "2026-01-02-run2.json"), "a second run that day is kept beside the first")
 	require.Equal(t, "1,234,567", commas(1234567))
 	require.Equal(t, "-1,000", commas(-1000))
 }

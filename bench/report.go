@@ -576,7 +576,12 @@ func (rep *Report) Save(dir string) (string, error) {
 	if rep.Settings.Only != "" {
 		name += "-" + rep.Settings.Only
 	}
+	// A second run on the same day is kept beside the first, not over it:
+	// the saved runs are the history a regression is read from.
 	path := filepath.Join(dir, name+".json")
+	for i := 2; fileExists(path); i++ {
+		path = filepath.Join(dir, fmt.Sprintf("%s-run%d.json", name, i))
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return "", err
@@ -764,4 +769,9 @@ func memoryRows(m *Memory) []Row {
 				commas(int64(i.Accounts)), i.CreatePerSec, mib(i.Before.RSS), mib(i.After.RSS))})
 	}
 	return rows
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
