@@ -13,7 +13,7 @@
 //     write system calls, one per group-committed batch.
 //   - Authenticated reads, GET /account, closed loop, against fxd and
 //     against the floor server under the same generator (target fxd/floor
-//     ≥ 0.85); durable writes, POST /contacts, likewise (target ≥ 0.70).
+//     ≥ 0.90); durable writes, POST /contacts, likewise (target ≥ 0.70).
 //     The floor looks the key up, checks the Ed25519 signature with
 //     reqsig.Verify and answers fxd's own response bytes, captured from a
 //     probe request; it runs as a process of its own (fxbench
@@ -24,8 +24,20 @@
 //     fxd's "recovered" log line, and a linear extrapolation to a million
 //     records that is labelled as such (a clean shutdown leaves nothing to
 //     replay, so it is mostly fixed cost).
-//   - Memory per account: the server's RSS growth over N accounts with one
-//     key and one contact each.
+//   - Memory (memory.go; fxbench -only memory runs just this), on an fxd
+//     of its own started with --passivate-after 10s: live heap after a GC
+//     (less the log's tail segment, which tidwall/wal holds in memory
+//     whatever the number of accounts; fxd reports it as
+//     fxd_wal_tail_bytes) and RSS, per account, over -mem-accounts
+//     accounts with one key and one contact each, actors active; then,
+//     once every actor passivated and every rate-limit window was swept,
+//     -mem-idle-accounts (100,000) accounts with one key each, created in
+//     two halves, each left idle past passivation. The second half's
+//     growth per key is what one more passivated account costs (judged:
+//     ≤ 200 B); the whole step's adds the high-water the tables of active
+//     actors keep after a burst (protoactor's process registry is a Go
+//     map, which never shrinks), and is shown beside it, with RSS after
+//     GC per key. -mem-pprof saves heap profiles after each step.
 //   - The ledger (ledger.go; fxbench -only ledger runs just this): a data
 //     dir filled in-process, through actors.Engine (the HTTP write limit
 //     would allow one key 120 transfers a minute), with an account of
