@@ -120,12 +120,20 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{
 		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
-		system: actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-			return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		})),
-		stop: make(chan struct{}),
+		system: NewSystem(),
+		stop:   make(chan struct{}),
 	}
 	return e, nil
+}
+
+// NewSystem is a protoactor actor system whose own log lines are JSON on
+// stderr like the service's (protoactor's default is coloured text), at
+// warn and above: its info lines ("actor system started") say nothing an
+// operator needs.
+func NewSystem() *actor.ActorSystem {
+	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}))
 }
 
 // Recover brings the snapshot store up to the end of the log, loads the key

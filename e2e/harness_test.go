@@ -274,6 +274,21 @@ func (s *server) Stop(t testing.TB) {
 		t.Fatalf("fxd serve did not exit within %v of SIGTERM", stopDeadline)
 	}
 	require.NoError(t, s.waitErr, "fxd serve exit after SIGTERM; stderr:\n%s", tail(s.stderr.String(), 8<<10))
+	requireJSONLines(t, s.stderr.String())
+}
+
+// requireJSONLines: every line the server logged is one JSON object, its
+// own and its libraries' (protoactor, go-ethereum) alike, so a log
+// pipeline never meets a line it cannot parse.
+func requireJSONLines(t testing.TB, log string) {
+	t.Helper()
+	for i, line := range strings.Split(strings.TrimRight(log, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var v map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &v), "stderr line %d is not a JSON object: %q", i+1, line)
+	}
 }
 
 // Stderr is what the server logged so far.

@@ -3,6 +3,7 @@ package httpd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"strconv"
@@ -139,8 +140,20 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		NoDefaultDate:                true,
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
+		// fasthttp's own errors (a malformed request it answers itself)
+		// go to the service's JSON log, without the request's bytes.
+		Logger:                printfLogger{cfg.Logger},
+		SecureErrorLogMessage: true,
 	}
 	return s, nil
+}
+
+// printfLogger is fasthttp's Logger on the service's slog logger, so every
+// log line is JSON.
+type printfLogger struct{ l *slog.Logger }
+
+func (p printfLogger) Printf(format string, args ...any) {
+	p.l.Warn("http: " + fmt.Sprintf(format, args...))
 }
 
 // Serve serves on the listener until Shutdown.

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/fxd-labs/fxd/actors"
@@ -48,7 +47,7 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	system := actor.NewActorSystem()
+	system := actors.NewSystem()
 	var tokens []common.Address
 	for _, c := range domain.Currencies {
 		if a, ok := ch.Contracts.Token(c.Symbol); ok {

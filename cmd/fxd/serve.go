@@ -138,7 +138,8 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	admin := &http.Server{Handler: httpd.NewAdmin(engine, ch, desk, token, f.dataDir).WithPayments(payDesk).WithWebhooks(hooks), ReadHeaderTimeout: 10 * time.Second}
+	admin := &http.Server{Handler: httpd.NewAdmin(engine, ch, desk, token, f.dataDir).WithPayments(payDesk).WithWebhooks(hooks), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 2)
 	// Serve before recovery so /health can say 503 while the log replays.
 	go func() { errc <- api.Serve(pubLn) }()
