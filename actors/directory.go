@@ -56,7 +56,10 @@ func newDirectory(env string) *Directory {
 	return &Directory{keyPrefix: "svc_" + env + "_", raw: map[ids.Raw]dirEntry{}, other: map[string]KeyAuth{}}
 }
 
-// Get returns the key, false if the directory has none by that id.
+// Get returns the key, false if the directory has none by that id. The
+// account id is rendered from its raw bytes on each call (~50 ns and one
+// 48-byte string per authenticated request): holding it as a string
+// would cost those 48 bytes for every key in memory, active or not.
 func (d *Directory) Get(id string) (KeyAuth, bool) {
 	r, canonical := ids.Parse(d.keyPrefix, id)
 	d.mu.RLock()
