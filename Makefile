@@ -3,11 +3,15 @@ GO      ?= go
 BIN     := bin/fxd
 DATA    ?= ./data
 export GOFLAGS := -buildvcs=false
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X github.com/fxd-labs/fxd/internal/buildinfo.version=$(VERSION) \
+           -X github.com/fxd-labs/fxd/internal/buildinfo.commit=$(COMMIT)
 
 .PHONY: run build test vet lint fuzz bench contracts clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/fxd
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/fxd
 
 run: build
 	@DATA=$(DATA) BIN=$(BIN) scripts/run.sh
