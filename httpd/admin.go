@@ -52,6 +52,7 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, data
 	a.mux.HandleFunc("POST /admin/snapshots", a.createSnapshot)
 	a.mux.HandleFunc("GET /admin/snapshots", a.listSnapshots)
 	a.mux.HandleFunc("GET /metrics", a.metrics)
+	a.registerBackupRoutes()
 	// Profiles for operators (curl -H "Authorization: Bearer …"); the admin
 	// listener is loopback-only and token-protected.
 	a.mux.HandleFunc("GET /debug/pprof/", pprof.Index)
