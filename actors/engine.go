@@ -159,7 +159,7 @@ func (e *Engine) Recover() error {
 		return err
 	}
 	e.cfg.Logger.Info("recovered", "from_index", applied, "replayed", n, "last_index", e.log.LastIndex(),
-		"keys", e.dir.Len(), "wal_sync", e.log.SyncMode(), "took_ms", time.Since(start).Milliseconds())
+		"keys", e.dir.Len(), "took_ms", time.Since(start).Milliseconds())
 	e.wg.Add(1)
 	go e.runApplier()
 	e.ready.Store(true)

@@ -2,13 +2,7 @@
 
 package wal
 
-import (
-	"errors"
-	"os"
-)
+import "os"
 
 // fdatasync falls back to fsync(2) where the platform has no fdatasync.
 func fdatasync(f *os.File) error { return f.Sync() }
-
-// newAIOSyncer: kernel AIO fsync is Linux only.
-func newAIOSyncer(chan struct{}) (syncer, error) { return nil, errors.New("not linux") }

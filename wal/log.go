@@ -65,11 +65,6 @@ type Options struct {
 	// Logf, if set, receives one line per notable event (repair, segment
 	// removal, fatal error) as "wal: what key=value ...".
 	Logf func(format string, args ...any)
-	// Sync chooses how the writer makes a batch durable: SyncAuto (the
-	// default, today SyncPlain), SyncPlain (fdatasync on a goroutine of its
-	// own) or SyncAIO (kernel AIO where available, see fsync_linux.go). All
-	// give the same guarantee.
-	Sync string
 	// OnDurable, if set, is called on the writer goroutine after every
 	// durable batch, before the batch's callers learn of it, with the
 	// batch's first index and its payloads in index order. It must not
@@ -128,29 +123,29 @@ type Log struct {
 	q queue // appends waiting for the writer (writer.go)
 
 	// Owned by the writer goroutine (writer.go).
-	twBatch        tidwall.Batch // reused for every batch
-	scratch        []byte        // frame being built; reused
-	payloads       [][]byte      // the batch handed to OnDurable; reused
-	prevCRC        uint32        // crc of the last written (not necessarily durable) frame
-	written        uint64        // last index written to tidwall (not necessarily durable)
-	tail           *os.File      // tidwall's tail segment, opened read-only to stat and sync it
-	tailBytes      int64         // size of that file as tidwall sees it
-	tailEntries    int64         // entries in it
-	syncer         syncer        // how the tail is made durable
-	inflight       *batch        // fsync started, not collected; see writer.go, "Pipeline"
-	inflightSyncer syncer        // the syncer inflight's fsync runs on
-	ready          *batch        // written, fsync not started
-	lastLen        int           // entries in the batch acknowledged last (takeGrown)
-	takeBase       int           // queue length when inflight's fsync was started (takeGrown)
-	werr           error         // the first write/fsync error (the writer's copy of q.failed)
-	syncKick       chan struct{} // 1-buffered: every syncer's wait listens on it (kickWriter)
-	fatalOnce      sync.Once
-	stopped        chan struct{} // closed when the writer goroutine returns
+	twBatch     tidwall.Batch // reused for every batch
+	scratch     []byte        // frame being built; reused
+	payloads    [][]byte      // the batch handed to OnDurable; reused
+	prevCRC     uint32        // crc of the last written (not necessarily durable) frame
+	written     uint64        // last index written to tidwall (not necessarily durable)
+	tail        *os.File      // tidwall's tail segment, opened read-only to stat and sync it
+	tailBytes   int64         // size of that file as tidwall sees it
+	tailEntries int64         // entries in it
+	tailWritten bool          // a batch was written since Open: tidwall reserved the tail's room
+	syncer      *syncer       // runs the fsyncs, one at a time
+	inflight    *batch        // fsync started, not collected; see writer.go, "Pipeline"
+	ready       *batch        // written, fsync queued behind inflight's
+	lastLen     int           // entries in the batch acknowledged last (takeGrown)
+	takeBase    int           // queue length when inflight's fsync was started (takeGrown)
+	werr        error         // the first write/fsync error (the writer's copy of q.failed)
+	syncKick    chan struct{} // 1-buffered: every syncer's wait listens on it (kickWriter)
+	fatalOnce   sync.Once
+	stopped     chan struct{} // closed when the writer goroutine returns
 
 	// Test seams, nil in production; set before the append they concern
 	// (the queue's mutex orders that before the writer reads them).
-	// syncHook runs in place of the fsync of batch first..last (on a
-	// goroutine of its own) and may call sync, the real one. writeHook
+	// syncHook runs in place of the fsync of batch first..last (on the
+	// syncer's goroutine) and may call sync, the real one. writeHook
 	// runs on the writer once a batch is written and the tail checked,
 	// before the directory fsync; an error from it is a failed write.
 	syncHook  func(first, last uint64, sync func() error) error
@@ -219,11 +214,7 @@ func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, er
 		return nil, rep, fmt.Errorf("tidwall: %w", err)
 	}
 	kick := make(chan struct{}, 1)
-	sy, err := newSyncer(opts.Sync, opts.Logf, kick)
-	if err != nil {
-		tw.Close()
-		return nil, rep, err
-	}
+	sy := newSyncer(kick)
 	l, err := newLog(dir, opts, tw, lock, tail, sy, kick)
 	if err != nil {
 		sy.close()
@@ -234,7 +225,7 @@ func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, er
 	return l, rep, nil
 }
 
-func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailState, sy syncer, kick chan struct{}) (*Log, error) {
+func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailState, sy *syncer, kick chan struct{}) (*Log, error) {
 	first, err := tw.FirstIndex()
 	if err != nil {
 		return nil, err
@@ -280,9 +271,10 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 		syncKick:    kick,
 		stopped:     make(chan struct{}),
 	}
-	// tidwall's own Sync would fsync its file handle; syncing ours (the
-	// same inode, opened by the name tidwall writes; checkTail checks its
-	// size against tidwall's after every batch) lets the syncer choose how.
+	// tidwall's own Sync would fsync its file handle under its lock;
+	// syncing ours (the same inode, opened by the name tidwall writes;
+	// checkTail checks its size against tidwall's after every batch) lets
+	// the next batch be written while this one's fsync runs.
 	l.first.Store(first)
 	l.last.Store(last)
 	l.tailSize.Store(l.tailMemory())
@@ -290,10 +282,6 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 	l.q.init(last + 1)
 	return l, nil
 }
-
-// SyncMode names how the writer makes batches durable: "aio" or
-// "fdatasync" (see Options.Sync).
-func (l *Log) SyncMode() string { return l.syncer.mode() }
 
 // FirstIndex returns the first index present in the log, or LastIndex()+1
 // when the log is empty.
@@ -308,15 +296,23 @@ func (l *Log) LastIndex() uint64 { return l.last.Load() }
 func (l *Log) Batches() uint64 { return l.batches.Load() }
 
 // TailBytes is about the heap the log library holds for the tail
-// segment: tidwall/wal keeps the whole tail segment in memory (its bytes,
-// regrown while writing, and a 16-byte position per entry), up to
-// Options.SegmentSize and its entries, whatever the number of records or
-// accounts.
+// segment: tidwall/wal keeps the whole tail segment in memory (its bytes
+// and a 16-byte position per entry), whatever the number of records or
+// accounts. Our copy of it (third_party/tidwall-wal, PATCHES.md) gives
+// the bytes their full room, Options.SegmentSize plus tidwall.TailReserve,
+// at the tail's first write: that is the heap held from then on, though
+// its pages become resident only as they are written.
 func (l *Log) TailBytes() int64 { return l.tailSize.Load() }
 
 // tailMemory is what TailBytes reports, from the writer's model of the
 // tail segment.
-func (l *Log) tailMemory() int64 { return l.tailBytes + tidwallPosBytes*l.tailEntries }
+func (l *Log) tailMemory() int64 {
+	held := l.tailBytes
+	if l.tailWritten {
+		held = max(held, int64(l.opts.SegmentSize)+tidwall.TailReserve)
+	}
+	return held + tidwallPosBytes*l.tailEntries
+}
 
 // tidwallPosBytes is the size of tidwall v1.2.1's per-entry position
 // (bpos: two ints) in its in-memory copy of a segment.

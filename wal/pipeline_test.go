@@ -158,32 +158,28 @@ func syncStarts(events []string) []uint64 {
 // completed; nothing is acknowledged before its own fsync, and the
 // acknowledgements come in index order.
 func TestPipelineWritesNextBatchDuringFsync(t *testing.T) {
-	for _, mode := range []string{SyncAuto, SyncAIO} {
-		t.Run("sync="+mode, func(t *testing.T) {
-			p := newPipe(t, Options{Sync: mode}, func(p *pipe) { p.holdSync = 4 })
-			l := p.l
-			appendN(t, l, 3)
-			p.enqueue(payloadFor(4))
-			require.Equal(t, uint64(4), await(t, p.entered, "fsync of 4"))
-			p.enqueue(payloadFor(5))
-			require.Equal(t, [2]uint64{5, 5}, p.waitWrite(5), "5 is written while 4's fsync runs")
+	p := newPipe(t, Options{}, func(p *pipe) { p.holdSync = 4 })
+	l := p.l
+	appendN(t, l, 3)
+	p.enqueue(payloadFor(4))
+	require.Equal(t, uint64(4), await(t, p.entered, "fsync of 4"))
+	p.enqueue(payloadFor(5))
+	require.Equal(t, [2]uint64{5, 5}, p.waitWrite(5), "5 is written while 4's fsync runs")
 
-			_, dones, durable := p.snapshot()
-			require.Empty(t, dones, "nothing acknowledged before its fsync")
-			require.Equal(t, []uint64{1, 2, 3}, durable)
-			require.Equal(t, uint64(3), l.LastIndex())
+	_, dones, durable := p.snapshot()
+	require.Empty(t, dones, "nothing acknowledged before its fsync")
+	require.Equal(t, []uint64{1, 2, 3}, durable)
+	require.Equal(t, uint64(3), l.LastIndex())
 
-			p.release <- nil
-			p.waitAcked(5)
-			events, dones, durable := p.snapshot()
-			require.Equal(t, []uint64{4, 5}, dones)
-			require.Equal(t, []uint64{1, 2, 3, 4, 5}, durable)
-			require.Equal(t, []string{"sync 4-4", "write 5-5", "synced 4-4", "sync 5-5", "synced 5-5"}, events[len(events)-5:],
-				"one fsync at a time, the next one started only after the previous completed")
-			requireEntries(t, l, 1, 5)
-			require.NoError(t, l.Close())
-		})
-	}
+	p.release <- nil
+	p.waitAcked(5)
+	events, dones, durable := p.snapshot()
+	require.Equal(t, []uint64{4, 5}, dones)
+	require.Equal(t, []uint64{1, 2, 3, 4, 5}, durable)
+	require.Equal(t, []string{"sync 4-4", "write 5-5", "synced 4-4", "sync 5-5", "synced 5-5"}, events[len(events)-5:],
+		"one fsync at a time, the next one started only after the previous completed")
+	requireEntries(t, l, 1, 5)
+	require.NoError(t, l.Close())
 }
 
 // TestPipelineFailure: the first write or fsync error is fatal even when
@@ -338,53 +334,49 @@ func TestPipelineSegmentRoll(t *testing.T) {
 // segments rolling, every acknowledgement comes after its own fsync (OnDurable
 // and LastIndex already cover it) and done callbacks come in index order.
 func TestPipelineAcksInOrder(t *testing.T) {
-	for _, mode := range []string{SyncAuto, SyncAIO} {
-		t.Run("sync="+mode, func(t *testing.T) {
-			var durableUpTo atomic.Uint64
-			var dones []uint64 // done callbacks run on the writer goroutine only
-			dir := t.TempDir()
-			l := openLog(t, dir, Options{Sync: mode, SegmentSize: 16 << 10, OnDurable: func(first uint64, payloads [][]byte) {
-				if want := durableUpTo.Load() + 1; first != want {
-					t.Errorf("OnDurable batch starts at %d, want %d", first, want)
-				}
-				durableUpTo.Store(first + uint64(len(payloads)) - 1)
-			}})
-			const workers, each = 32, 200
-			var wg sync.WaitGroup
-			for w := range workers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range each {
-						p := fmt.Appendf(nil, "w%d-%d", w, i)
-						if i%2 == 0 {
-							idx, err := l.Append(p)
-							if err != nil || idx > durableUpTo.Load() || idx > l.LastIndex() {
-								t.Errorf("Append = %d, %v; durable up to %d, LastIndex %d", idx, err, durableUpTo.Load(), l.LastIndex())
-							}
-							continue
-						}
-						wg.Add(1)
-						if err := l.Enqueue(p, func(idx uint64) {
-							defer wg.Done()
-							if idx > durableUpTo.Load() || idx > l.LastIndex() {
-								t.Errorf("done(%d) before it is durable", idx)
-							}
-							dones = append(dones, idx)
-						}); err != nil {
-							t.Error(err)
-							wg.Done()
-						}
+	var durableUpTo atomic.Uint64
+	var dones []uint64 // done callbacks run on the writer goroutine only
+	dir := t.TempDir()
+	l := openLog(t, dir, Options{SegmentSize: 16 << 10, OnDurable: func(first uint64, payloads [][]byte) {
+		if want := durableUpTo.Load() + 1; first != want {
+			t.Errorf("OnDurable batch starts at %d, want %d", first, want)
+		}
+		durableUpTo.Store(first + uint64(len(payloads)) - 1)
+	}})
+	const workers, each = 32, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				p := fmt.Appendf(nil, "w%d-%d", w, i)
+				if i%2 == 0 {
+					idx, err := l.Append(p)
+					if err != nil || idx > durableUpTo.Load() || idx > l.LastIndex() {
+						t.Errorf("Append = %d, %v; durable up to %d, LastIndex %d", idx, err, durableUpTo.Load(), l.LastIndex())
 					}
-				}()
+					continue
+				}
+				wg.Add(1)
+				if err := l.Enqueue(p, func(idx uint64) {
+					defer wg.Done()
+					if idx > durableUpTo.Load() || idx > l.LastIndex() {
+						t.Errorf("done(%d) before it is durable", idx)
+					}
+					dones = append(dones, idx)
+				}); err != nil {
+					t.Error(err)
+					wg.Done()
+				}
 			}
-			wg.Wait()
-			require.NoError(t, l.Close()) // orders the writer's appends to dones before the reads below
-			require.Len(t, dones, workers*each/2)
-			require.True(t, slices.IsSorted(dones), "done callbacks in index order")
-			require.Equal(t, uint64(workers*each), durableUpTo.Load())
-			requireVerifyClean(t, dir, 1, workers*each)
-			require.Greater(t, len(segmentNames(t, dir)), 1, "segments rolled")
-		})
+		}()
 	}
+	wg.Wait()
+	require.NoError(t, l.Close()) // orders the writer's appends to dones before the reads below
+	require.Len(t, dones, workers*each/2)
+	require.True(t, slices.IsSorted(dones), "done callbacks in index order")
+	require.Equal(t, uint64(workers*each), durableUpTo.Load())
+	requireVerifyClean(t, dir, 1, workers*each)
+	require.Greater(t, len(segmentNames(t, dir)), 1, "segments rolled")
 }

@@ -31,19 +31,23 @@ import (
 // MaxBatch entries and maxBatchBytes (or one larger payload), and one
 // fsync in flight; the queue keeps its own limits:
 //
-//	inflight  its fdatasync has been started (syncer.start) and not yet
-//	          collected; nothing in it is acknowledged
+//	inflight  its fdatasync is running (or done and not yet collected);
+//	          nothing in it is acknowledged
 //	ready     framed, written to tidwall and checked, directory synced if
-//	          it started a segment; its fdatasync has not been started
+//	          it started a segment; its fdatasync is queued in the syncer
+//	          behind inflight's
 //
 // While inflight's fsync runs, the writer takes the next batch from the
-// queue and prepares it into ready (takeNext says when). When the
-// fsync completes, the writer first starts ready's fsync, so the device is
-// busy again, and only then acknowledges inflight (finish). Each batch is
-// acknowledged only after an fsync that was started after its own write
-// returned, so it covers the batch's bytes; fsyncs never overlap (one is
-// in flight at a time); acknowledgements stay in index order because
-// batches pass through ready and inflight in queue order.
+// queue, prepares it into ready (takeNext says when) and queues its sync.
+// The syncer's goroutine starts that sync the moment inflight's returns,
+// so the device is busy again without waiting for the writer (fsync.go);
+// the writer then collects inflight's result and acknowledges it (finish),
+// and ready becomes inflight. Each batch is acknowledged only after an
+// fsync that was started after its own write returned (its sync is queued
+// only once the write returned), so it covers the batch's bytes; fsyncs
+// never overlap (the syncer runs one at a time); acknowledgements stay in
+// index order because batches pass through ready and inflight in queue
+// order and the syncer reports in start order.
 //
 // Failure: the first write, check or fsync error is recorded (fail) and
 // from then on nothing is acknowledged, not even an inflight batch whose
@@ -265,24 +269,23 @@ func (l *Log) run() {
 	defer close(l.stopped)
 	for {
 		if l.inflight == nil {
-			b := l.ready
-			l.ready = nil
+			// Nothing in flight, so nothing ready either (synced
+			// promotes ready): wait for the queue.
+			b := l.q.take(true)
 			if b == nil {
-				if b = l.q.take(true); b == nil {
-					return
-				}
-				l.prepareOrFail(b)
+				return
 			}
+			l.prepareOrFail(b)
 			l.startSync(b)
 			continue
 		}
 		if l.ready == nil && l.werr == nil {
 			if b := l.takeNext(); b != nil {
 				l.prepareOrFail(b)
-				l.ready = b
+				l.queueSync(b)
 			}
 		}
-		if done, err := l.inflightSyncer.wait(); done {
+		if done, err := l.syncer.wait(); done {
 			l.synced(err)
 		}
 	}
@@ -335,43 +338,62 @@ func (l *Log) prepareOrFail(b *batch) {
 	}
 }
 
-// startSync starts b's fsync, making it inflight; after a failure it fails
-// b instead, so that nothing is synced after the first error (a retried
-// fsync may report success for pages the kernel dropped).
+// startSync starts b's fsync with nothing in flight, making it inflight;
+// after a failure it fails b instead, so that nothing is synced after the
+// first error (a retried fsync may report success for pages the kernel
+// dropped).
 func (l *Log) startSync(b *batch) {
 	if l.werr != nil {
 		l.finish(b, l.werr)
 		return
 	}
-	s := l.syncer
-	if l.syncHook != nil {
-		s = l.hookSyncer(b)
-	}
 	// Sampled before the start, so that nothing the fsync (or a test's
 	// hook) sets off can be counted as already waiting.
 	l.takeBase = l.q.length()
-	if err := s.start(b.syncFile); err != nil {
-		l.fail(fmt.Errorf("fsync indexes %d..%d: %w", b.first, b.last(), err))
+	l.syncJob(b)
+	l.inflight = b
+}
+
+// queueSync queues the fsync of b, just prepared while inflight's runs, to
+// start when inflight's returns: b becomes ready. After a failure (b's own
+// write included) it fails b instead.
+func (l *Log) queueSync(b *batch) {
+	if l.werr != nil {
 		l.finish(b, l.werr)
 		return
 	}
-	l.inflight, l.inflightSyncer = b, s
+	l.syncJob(b)
+	l.ready = b
+}
+
+// syncJob hands b's fsync to the syncer, through the tests' hook if set.
+func (l *Log) syncJob(b *batch) {
+	if l.syncHook == nil {
+		l.syncer.start(b.syncFile)
+		return
+	}
+	first, last, hook, f := b.first, b.last(), l.syncHook, b.syncFile
+	l.syncer.startJob(syncJob{run: func() error {
+		return hook(first, last, func() error { return fdatasync(f) })
+	}})
 }
 
 // synced handles the completion of inflight's fsync (err is its result):
-// it starts ready's fsync before acknowledging inflight, so the device
-// works on the next batch while this one's callers are woken.
+// ready's fsync, queued behind it, is already running, so ready becomes
+// inflight, and then inflight's callers are acknowledged.
 func (l *Log) synced(err error) {
 	b := l.inflight
-	l.inflight, l.inflightSyncer = nil, nil
-	if err != nil {
+	l.inflight = nil
+	if err != nil && l.werr == nil {
 		l.fail(fmt.Errorf("fsync indexes %d..%d: %w", b.first, b.last(), err))
 	}
 	l.lastLen = len(b.reqs)
-	if l.ready != nil && l.werr == nil {
-		next := l.ready
+	if next := l.ready; next != nil {
+		// Its sync started when b's returned (or, after a failure, the
+		// syncer refused it: its result fails it when collected).
 		l.ready = nil
-		l.startSync(next)
+		l.takeBase = l.q.length()
+		l.inflight = next
 	}
 	if b.syncFile != l.tail {
 		// A later batch started a new segment while b's fsync ran; b held
@@ -455,6 +477,7 @@ func (l *Log) frame(b *batch) (newSegment uint64) {
 		l.scratch = nil // do not pin a buffer grown for one huge payload
 	}
 	l.prevCRC = crc
+	l.tailWritten = true
 	l.tailSize.Store(l.tailMemory())
 	return newSegment
 }
@@ -536,14 +559,4 @@ func (l *Log) finish(b *batch, failed error) {
 		return // let an unusually large batch go
 	}
 	batchPool.Put(b)
-}
-
-// hookSyncer runs b's fsync through the tests' syncHook, on a goroutine
-// of its own like the plain mode, so the pipeline around it is the same;
-// the hook's real sync is fdatasync(2).
-func (l *Log) hookSyncer(b *batch) syncer {
-	first, last, hook := b.first, b.last(), l.syncHook
-	return newGoSyncer("hook", func(f *os.File) error {
-		return hook(first, last, func() error { return fdatasync(f) })
-	}, l.syncKick)
 }
