@@ -67,6 +67,10 @@ type APIError struct {
 	Header http.Header
 	// Method and Target are the request as last sent.
 	Method, Target string
+	// RequestID is the answer's Request-Id ("req_…"): the server's log
+	// names it on every line about the request, so it is what to quote
+	// when asking the operator about a failed call.
+	RequestID string
 }
 
 func (e *APIError) Error() string {
@@ -77,6 +81,9 @@ func (e *APIError) Error() string {
 	}
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request " + e.RequestID + ")")
 	}
 	return b.String()
 }
@@ -113,7 +120,8 @@ func errorCodeOf(body []byte) string {
 
 // newAPIError builds the error of a non-2xx answer.
 func newAPIError(method string, resp *Response, now time.Time) *APIError {
-	e := &APIError{Status: resp.Status, Header: resp.Header, Method: method, Target: resp.Target}
+	e := &APIError{Status: resp.Status, Header: resp.Header, Method: method, Target: resp.Target,
+		RequestID: resp.Header.Get("Request-Id")}
 	e.RetryAfter, _ = retryAfter(resp.Header, now)
 	var body errorBody
 	if json.Unmarshal(resp.Body, &body) == nil && body.Error != nil && body.Error.Code != "" {

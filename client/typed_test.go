@@ -54,14 +54,15 @@ func TestTypedAnswers(t *testing.T) {
 	require.Equal(t, "/public/v1/contacts", resp.Target)
 
 	// An APIError carries everything, errors.As finds it.
-	_, base = fixedServer(t, 404, "application/json", `{"error":{"code":"not_found","message":"no such order"}}`, map[string]string{"X-RateLimit-Limit": "600"})
+	_, base = fixedServer(t, 404, "application/json", `{"error":{"code":"not_found","message":"no such order"}}`,
+		map[string]string{"X-RateLimit-Limit": "600", "Request-Id": "req_abc"})
 	_, err = newTestClient(t, base, clock).GetOrder(ctx, "ord_1")
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, &APIError{Status: 404, Code: CodeNotFound, Message: "no such order", Header: apiErr.Header,
-		Method: "GET", Target: "/public/v1/fx/orders/ord_1"}, apiErr)
+		Method: "GET", Target: "/public/v1/fx/orders/ord_1", RequestID: "req_abc"}, apiErr)
 	require.Equal(t, "600", apiErr.Header.Get("X-RateLimit-Limit"))
-	require.Equal(t, "client: GET /public/v1/fx/orders/ord_1: 404 not_found: no such order", err.Error())
+	require.Equal(t, "client: GET /public/v1/fx/orders/ord_1: 404 not_found: no such order (request req_abc)", err.Error())
 
 	// A body that is not a contract error: its start is the message.
 	_, base = fixedServer(t, 502, "text/html", "<html>"+strings.Repeat("x", 2000)+"</html>", nil)
