@@ -1,16 +1,22 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -39,7 +45,9 @@ func requireCLIFails(t testing.TB, res cliResult, what string) {
 func TestCLI(t *testing.T) {
 	t.Parallel()
 	dataDir := t.TempDir()
-	srv := startServer(t, dataDir)
+	// At warn, none of the service's info lines (runtime tuned, serving)
+	// may reach stderr: checked after the server stops.
+	srv := startServer(t, dataDir, "--log-level", "warn")
 	dd := []string{"--data-dir", dataDir}
 	keysDir := t.TempDir() // outlives the subtests
 
@@ -130,35 +138,91 @@ func TestCLI(t *testing.T) {
 
 	t.Run("call", func(t *testing.T) {
 		base := []string{"call", "--base-url", srv.BaseURL, "--key-id", key.ID, "--key-file", key.File}
-		// Each fxd call is a new client: requests identical to another
-		// one signed in the same second would be replays, so the targets
-		// differ (by an ignored query parameter).
-		res := runCLI(t, append(base, "GET", basePath+"/account?via=call")...)
+		// stdout is the body alone, so it goes to a JSON parser (jq) as
+		// it is; the status line is on stderr.
+		res := runCLI(t, append(base, "GET", basePath+"/account")...)
 		require.Equal(t, 0, res.Code, "stderr: %s", res.Stderr)
-		lines := scanLines(res.Stdout)
-		require.Len(t, lines, 2, "status line and body: %q", res.Stdout)
-		require.Equal(t, "HTTP 200", lines[0])
-		require.Equal(t, acct, jsonLine(t, lines[1]+"\n")["id"])
+		require.Equal(t, acct, bodyJSON(t, res.Stdout)["id"])
+		require.Equal(t, "HTTP 200 OK\n", res.Stderr)
 
+		// -i adds every response header on stderr; stdout is unchanged.
+		res = runCLI(t, append(base, "-i", "GET", basePath+"/account")...)
+		require.Equal(t, 0, res.Code, "stderr: %s", res.Stderr)
+		require.Equal(t, acct, bodyJSON(t, res.Stdout)["id"])
+		require.Regexp(t, `^HTTP 200 OK\n`, res.Stderr)
+		require.Regexp(t, `(?mi)^X-RateLimit-Limit: \d+$`, res.Stderr)
+		require.Regexp(t, `(?mi)^Content-Type: application/json`, res.Stderr)
+
+		// A write with --idempotency-key: the second run is answered with
+		// the stored answer, byte for byte.
 		body := contactBodyString("via fxd call")
-		res = runCLI(t, append(base, "--idempotency-key", "cli-1", "POST", basePath+"/contacts?try=1", body)...)
+		res = runCLI(t, append(base, "--idempotency-key", "cli-1", "POST", basePath+"/contacts", body)...)
 		require.Equal(t, 0, res.Code, "stderr: %s", res.Stderr)
-		lines = scanLines(res.Stdout)
-		require.Equal(t, "HTTP 201", lines[0])
-		created := lines[1]
-		res = runCLI(t, append(base, "--idempotency-key", "cli-1", "POST", basePath+"/contacts?try=2", body)...)
+		require.Equal(t, "HTTP 201 Created\n", res.Stderr)
+		created := res.Stdout
+		require.True(t, strings.HasPrefix(bodyJSON(t, created)["id"].(string), "ct_"), created)
+		res = runCLI(t, append(base, "-i", "--idempotency-key", "cli-1", "POST", basePath+"/contacts", body)...)
 		require.Equal(t, 0, res.Code, "stderr: %s", res.Stderr)
-		require.Equal(t, []string{"HTTP 201", created}, scanLines(res.Stdout), "replay through fxd call")
+		require.Equal(t, created, res.Stdout, "replay through fxd call")
+		require.Regexp(t, `(?mi)^Idempotency-Replayed: true$`, res.Stderr)
 
-		// A 4xx prints the answer and exits 1.
+		// A non-2xx answer: the body on stdout, the status on stderr, exit 1.
 		res = runCLI(t, append(base, "GET", basePath+"/contacts/ct_01M80AG7DGGN82BKWCMHEJCKG8")...)
 		require.Equal(t, 1, res.Code, "stdout: %s", res.Stdout)
-		lines = scanLines(res.Stdout)
-		require.Equal(t, "HTTP 404", lines[0])
-		require.Equal(t, "not_found", errorCode(t, []byte(lines[1])))
+		require.Equal(t, "HTTP 404 Not Found\n", res.Stderr)
+		require.Equal(t, "not_found", errorCode(t, []byte(res.Stdout)))
 		res = runCLI(t, append(base, "POST", basePath+"/contacts", `{"name":`)...)
 		require.Equal(t, 1, res.Code)
-		require.Equal(t, "HTTP 400", scanLines(res.Stdout)[0])
+		require.Equal(t, "HTTP 400 Bad Request\n", res.Stderr)
+		require.Equal(t, "invalid_request", errorCode(t, []byte(res.Stdout)))
+	})
+
+	t.Run("call twice in one second", func(t *testing.T) {
+		// Two identical runs signed in the same second would be one
+		// request and its replay without fxd call's unique query
+		// parameter. Start both at the top of a second, together.
+		args := []string{"call", "--base-url", srv.BaseURL, "--key-id", key.ID, "--key-file", key.File, "GET", basePath + "/account"}
+		ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)
+		defer cancel()
+		var stdout, stderr [2]bytes.Buffer
+		var cmds [2]*exec.Cmd
+		time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+		for i := range cmds {
+			cmds[i] = exec.CommandContext(ctx, fxdBin, args...)
+			cmds[i].Env = cleanEnv()
+			cmds[i].Stdout, cmds[i].Stderr = &stdout[i], &stderr[i]
+			require.NoError(t, cmds[i].Start())
+		}
+		for i, cmd := range cmds {
+			require.NoError(t, cmd.Wait(), "run %d: stdout %s stderr %s", i, stdout[i].String(), stderr[i].String())
+			require.Equal(t, acct, bodyJSON(t, stdout[i].String())["id"], "run %d", i)
+		}
+	})
+
+	t.Run("admin flags before or after the command words", func(t *testing.T) {
+		before := cliJSON(t, "admin", "--data-dir", dataDir, "accounts", "create", "--name", "Before Ltd")
+		require.Equal(t, "Before Ltd", before["name"])
+		after := cliJSON(t, "admin", "accounts", "create", "--name", "After Ltd", "--data-dir", dataDir)
+		require.Equal(t, "After Ltd", after["name"])
+		require.NotEqual(t, before["id"], after["id"])
+
+		// --admin-url and --admin-token-file instead of --data-dir, first.
+		addr, err := os.ReadFile(filepath.Join(dataDir, "admin.addr"))
+		require.NoError(t, err)
+		out := cliJSON(t, "admin", "--admin-url", strings.TrimSpace(string(addr)), "--admin-token-file", filepath.Join(dataDir, "admin.token"),
+			"accounts", "update", before["id"].(string), "--kyc", "pending")
+		require.Equal(t, "pending", out["kyc_status"])
+
+		// SVC_DATA_DIR stands in for --data-dir.
+		res := runCLIEnv(t, []string{"SVC_DATA_DIR=" + dataDir}, "admin", "accounts", "create", "--name", "Env Ltd")
+		require.Equal(t, 0, res.Code, "stderr: %s", res.Stderr)
+		require.Equal(t, "Env Ltd", jsonLine(t, res.Stdout)["name"])
+
+		// A usage error exits 2 and says so on stderr.
+		res = runCLI(t, "admin", "--data-dir", dataDir, "accounts", "create")
+		require.Equal(t, 2, res.Code)
+		require.Contains(t, res.Stderr, "--name is required")
+		require.Empty(t, res.Stdout)
 	})
 
 	var snap map[string]any
@@ -225,6 +289,7 @@ func TestCLI(t *testing.T) {
 
 	t.Run("admin against a stopped server", func(t *testing.T) {
 		srv.Stop(t)
+		requireNothingBelowWarn(t, srv.Stderr())
 		requireCLIFails(t, runCLI(t, append([]string{"admin", "accounts", "create", "--name", "Too late"}, dd...)...), "admin with the server stopped")
 		requireCLIFails(t, runCLI(t, append([]string{"admin", "keys", "revoke", key.ID}, dd...)...), "keys revoke with the server stopped")
 		requireCLIFails(t, runCLI(t, "admin", "accounts", "create", "--name", "Nowhere", "--data-dir", t.TempDir()), "admin with no server ever started")
@@ -237,4 +302,53 @@ func TestCLI(t *testing.T) {
 		list := cliJSON(t, append([]string{"snapshot", "list"}, dd...)...)
 		require.GreaterOrEqual(t, len(list["data"].([]any)), 2)
 	})
+}
+
+// bodyJSON requires out to be exactly one JSON object (fxd call's stdout:
+// the body alone, as a JSON parser reads it) and returns it.
+func bodyJSON(t testing.TB, out string) map[string]any {
+	t.Helper()
+	var v map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	require.NoError(t, dec.Decode(&v), "stdout %q is not a JSON object", out)
+	_, err := dec.Token()
+	require.ErrorIs(t, err, io.EOF, "trailing data after the JSON object in %q", out)
+	return v
+}
+
+// runCLIEnv is runCLI with extra environment variables (KEY=VALUE).
+func runCLIEnv(t testing.TB, env []string, args ...string) cliResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, fxdBin, args...)
+	cmd.Env = append(cleanEnv(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := cliResult{Stdout: stdout.String(), Stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		res.Code = ee.ExitCode()
+	default:
+		t.Fatalf("fxd %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+// requireNothingBelowWarn: a server run with --log-level warn logged no
+// debug or info line (and every line is JSON).
+func requireNothingBelowWarn(t testing.TB, log string) {
+	t.Helper()
+	requireJSONLines(t, log)
+	for i, line := range strings.Split(strings.TrimRight(log, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var v struct{ Level string }
+		require.NoError(t, json.Unmarshal([]byte(line), &v))
+		require.NotContains(t, []string{"DEBUG", "INFO"}, v.Level, "stderr line %d at --log-level warn: %s", i+1, line)
+	}
 }

@@ -32,5 +32,6 @@ key_id=$(sed -E 's/.*"key_id":"([^"]+)".*/\1/' "$DATA/demo.json")
 echo
 echo "fxd is running (data in $DATA). Try:"
 echo "  $BIN call --key-id $key_id --key-file $key_file GET /public/v1/account"
+echo "(the body goes to stdout, so it can be piped to jq; the status line to stderr, and with -i every header)"
 echo
 wait $pid

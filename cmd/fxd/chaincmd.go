@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,32 +11,48 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/spf13/cobra"
 )
 
-// runChain: `fxd chain deploy --rpc-url U --deployer-key-file F --out contracts.json`
-// deploys the contract set to any node and writes the addresses.
-func runChain(args []string) error {
-	if len(args) < 1 || args[0] != "deploy" {
-		return errors.New("usage: fxd chain deploy --rpc-url U --deployer-key-file F --out contracts.json")
+// newChainCmd is `fxd chain deploy`: deploy the contract set to any node
+// and write the addresses.
+func newChainCmd() *cobra.Command {
+	deploy := &cobra.Command{
+		Use:   "deploy --rpc-url U --deployer-key-file F [--out contracts.json] [--makers 0x…,0x…]",
+		Short: "Deploy the contract set to a node; writes and prints the addresses",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "rpc-url", "deployer-key-file"); err != nil {
+				return err
+			}
+			fs := cmd.Flags()
+			rpcURL, _ := fs.GetString("rpc-url")
+			keyFile, _ := fs.GetString("deployer-key-file")
+			out, _ := fs.GetString("out")
+			makers, err := parseAddresses(fs.Lookup("makers").Value.String())
+			if err != nil {
+				return usageErrorf("%s%v", where(cmd), err)
+			}
+			return deployChain(cmd, rpcURL, keyFile, out, makers)
+		},
 	}
-	fs := newFlags("chain deploy")
-	rpcURL := fs.String("rpc-url", "", "JSON-RPC URL of the node")
-	keyFile := fs.String("deployer-key-file", "", "hex private key file of the deployer (becomes the token owner)")
-	out := fs.String("out", "contracts.json", "where to write the contract addresses")
-	makers := fs.String("makers", "", "comma-separated maker addresses to register in the RFQ escrow")
-	if _, err := parse(fs, args[1:]); err != nil {
-		return err
-	}
-	if *rpcURL == "" || *keyFile == "" {
-		return errors.New("chain deploy: --rpc-url and --deployer-key-file are required")
-	}
-	key, err := connect.ReadKeyFile(*keyFile)
+	deploy.Flags().String("rpc-url", "", "JSON-RPC URL of the node")
+	deploy.Flags().String("deployer-key-file", "", "hex private key file of the deployer (becomes the token owner)")
+	deploy.Flags().String("out", "contracts.json", "where to write the contract addresses")
+	deploy.Flags().String("makers", "", "comma-separated maker addresses to register in the RFQ escrow")
+	return groupCommand("chain", "Deploy the contract set to a node (for --chain rpc)", deploy)
+}
+
+// deployChain deploys the contracts with the deployer key, writes their
+// addresses to out and prints them.
+func deployChain(cmd *cobra.Command, rpcURL, keyFile, out string, makers []common.Address) error {
+	key, err := connect.ReadKeyFile(keyFile)
 	if err != nil {
 		return fmt.Errorf("chain deploy: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(cmd.Context(), 5*time.Minute)
 	defer cancel()
-	client, err := ethclient.DialContext(ctx, *rpcURL)
+	client, err := ethclient.DialContext(ctx, rpcURL)
 	if err != nil {
 		return fmt.Errorf("chain deploy: %w", err)
 	}
@@ -48,21 +63,17 @@ func runChain(args []string) error {
 	}
 	auth, err := gethbind.NewKeyedTransactorWithChainID(key, chainID)
 	if err != nil {
-		return err
+		return fmt.Errorf("chain deploy: %w", err)
 	}
 	auth.Context = ctx
-	cfg := bind.DeployConfig{}
-	if cfg.Makers, err = parseAddresses(*makers); err != nil {
-		return err
-	}
-	addrs, err := bind.DeployAll(auth, client, cfg)
+	addrs, err := bind.DeployAll(auth, client, bind.DeployConfig{Makers: makers})
 	if err != nil {
 		return fmt.Errorf("chain deploy: %w", err)
 	}
-	if err := connect.WriteContracts(*out, addrs); err != nil {
-		return err
+	if err := connect.WriteContracts(out, addrs); err != nil {
+		return fmt.Errorf("chain deploy: %w", err)
 	}
-	return printJSON(addrs)
+	return printJSON(cmd.OutOrStdout(), addrs)
 }
 
 func parseAddresses(list string) ([]common.Address, error) {
@@ -72,7 +83,7 @@ func parseAddresses(list string) ([]common.Address, error) {
 			continue
 		}
 		if !common.IsHexAddress(a) {
-			return nil, fmt.Errorf("chain deploy: %q is not an address", a)
+			return nil, fmt.Errorf("--makers: %q is not an address", a)
 		}
 		out = append(out, common.HexToAddress(a))
 	}

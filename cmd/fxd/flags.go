@@ -1,60 +1,90 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// newFlags makes a flag set that reports errors instead of exiting.
-func newFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
+// envName is the environment variable that stands in for a flag not given
+// on the command line: SVC_<FLAG>, upper case, '-' as '_' (CONTRACT.md
+// asks it of serve's flags; every command follows the same rule).
+func envName(flag string) string {
+	return "SVC_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }
 
-// parse parses args, then fills every flag not given on the command line
-// from the environment variable SVC_<FLAG> (upper case, '-' as '_'), as
-// CONTRACT.md asks of serve's flags. Positional arguments may come before
-// or after the flags.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%s: %w", fs.Name(), err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+// fromEnv reports whether a flag takes an environment variable: every flag
+// but cobra's own --help and --version.
+func fromEnv(f *pflag.Flag) bool {
+	_, cobras := f.Annotations[cobra.FlagSetByCobraAnnotation]
+	return !cobras && f.Name != "help" && f.Name != "version"
+}
+
+// fillFromEnv sets every flag of cmd (its own and those it inherits) that
+// the command line did not give from its SVC_* variable. A flag set this
+// way counts as given (Changed), exactly as if it had been typed. A value
+// the flag refuses is a usage error naming the variable.
+func fillFromEnv(cmd *cobra.Command) error {
 	var err error
-	fs.VisitAll(func(f *flag.Flag) {
-		if given[f.Name] || err != nil {
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed || !fromEnv(f) {
 			return
 		}
-		env := "SVC_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		if v, ok := os.LookupEnv(env); ok {
-			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s=%q: %w", env, v, e)
-			}
+		name := envName(f.Name)
+		v, ok := os.LookupEnv(name)
+		if !ok {
+			return
+		}
+		if e := cmd.Flags().Set(f.Name, v); e != nil {
+			err = usageErrorf("%s=%q (for --%s): %v", name, v, f.Name, e)
 		}
 	})
-	return pos, err
+	return err
 }
 
-// printJSON writes one JSON object and a newline to stdout.
-func printJSON(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
+// annotateEnv appends "(env SVC_<FLAG>)" to the usage of every flag
+// defined on cmd and its descendants, so --help names the variable next to
+// the flag. It runs once, on the finished tree.
+func annotateEnv(cmd *cobra.Command) {
+	add := func(f *pflag.Flag) {
+		env := "(env " + envName(f.Name) + ")"
+		if fromEnv(f) && !strings.Contains(f.Usage, env) {
+			f.Usage = strings.TrimSpace(f.Usage + " " + env)
+		}
 	}
-	_, err = fmt.Printf("%s\n", b)
-	return err
+	cmd.Flags().VisitAll(add)
+	cmd.PersistentFlags().VisitAll(add)
+	for _, sub := range cmd.Commands() {
+		annotateEnv(sub)
+	}
+}
+
+// requireFlags is a usage error naming the flags (without "--") that are
+// empty.
+func requireFlags(cmd *cobra.Command, names ...string) error {
+	var missing []string
+	for _, n := range names {
+		if f := cmd.Flags().Lookup(n); f == nil || f.Value.String() == "" {
+			missing = append(missing, "--"+n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	verb := "is"
+	if len(missing) > 1 {
+		verb = "are"
+	}
+	return usageErrorf("%s%s %s required", where(cmd), joinAnd(missing), verb)
+}
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return fmt.Sprintf("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

@@ -1,73 +1,101 @@
 // Command fxd is the service and its operator tools in one binary:
 //
-//	fxd serve                      run the service
-//	fxd admin accounts|keys ...    manage accounts and API keys (admin listener)
-//	fxd call METHOD PATH [JSON]    make one signed API request
-//	fxd wal verify|dump            check or print the write-ahead log
-//	fxd snapshot create|list       back up the snapshot store
-//	fxd chain deploy               deploy the contract set to a node
+//	fxd serve                          run the service
+//	fxd admin accounts create|update   manage accounts (admin listener)
+//	fxd admin keys create|revoke       manage API keys (admin listener)
+//	fxd admin faucet                   fund a test address (admin listener)
+//	fxd call METHOD PATH [JSON]        make one signed API request
+//	fxd wal verify|dump                check or print the write-ahead log
+//	fxd snapshot create|list           back up the snapshot store
+//	fxd chain deploy                   deploy the contract set to a node
+//	fxd webhook-key create             make a webhook master key file
+//	fxd version                        print the build as JSON
+//	fxd completion bash|zsh|fish       print a shell completion script
 //
-// Admin commands print one JSON object on stdout, and on failure exit
-// non-zero with a message on stderr.
+// The command line is a cobra tree (newRootCmd). A new command is one
+// root.AddCommand(newXCmd()) line there; a command that needs the admin
+// listener adds addAdminFlags to its flags and calls the target's client.
+// Every flag is also read from SVC_<FLAG> when the command line does not
+// give it (fillFromEnv), and --help names that variable.
+//
+// Operator commands print one JSON object on stdout (fxd call: the answer's
+// body) and nothing else there. Exit codes: 0 done, 1 the command failed
+// ("fxd: <message>" on stderr), 2 the command line was wrong.
 package main
 
 import (
-	"fmt"
+	"io"
 	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
 )
 
-const usage = `usage: fxd <command> [flags]
+func main() { os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr)) }
 
-commands:
-  serve                               run the service
-  admin accounts create|update ...    manage accounts
-  admin keys create|revoke ...        manage API keys
-  call METHOD PATH [JSON]             make one signed request
-  wal verify|dump --data-dir D        check or print the log
-  snapshot create|list --data-dir D   back up the snapshot store
-  chain deploy --rpc-url U --deployer-key-file F --out contracts.json
-  webhook-key create --out FILE       make a webhook master key file (0600)
-`
-
-func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	var err error
-	args := os.Args[2:]
-	switch os.Args[1] {
-	case "serve":
-		err = runServe(args)
-	case "admin":
-		err = runAdmin(args)
-	case "call":
-		err = runCall(args)
-	case "wal":
-		err = runWAL(args)
-	case "snapshot":
-		err = runSnapshot(args)
-	case "chain":
-		err = runChain(args)
-	case "webhook-key":
-		err = runWebhookKey(args)
-	case "help", "-h", "--help":
-		fmt.Print(usage)
-		return
-	default:
-		err = fmt.Errorf("unknown command %q\n%s", os.Args[1], usage)
-	}
+// execute runs one command line and returns the process's exit code.
+func execute(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
 	if err != nil {
-		if ee, ok := err.(exitError); ok {
-			os.Exit(ee.code)
-		}
-		fmt.Fprintln(os.Stderr, "fxd:", err)
-		os.Exit(1)
+		return report(cmd, err, stderr)
 	}
+	return 0
 }
 
-// exitError ends the process with a code and no further message (the
-// command already said what it had to).
-type exitError struct{ code int }
+// newRootCmd builds the whole command tree, writing to stdout and stderr.
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := groupCommand("fxd", "A non-custodial FX and payments API service and its operator tools")
+	root.Long = `fxd is a non-custodial FX and payments API service and its operator tools:
 
-func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+  fxd serve                                run the service
+  fxd admin accounts create|update ...     manage accounts (admin listener)
+  fxd admin keys create|revoke ...         manage API keys (admin listener)
+  fxd admin faucet ...                     fund a test address (test environment)
+  fxd call METHOD PATH [JSON]              make one signed API request
+  fxd wal verify|dump --data-dir D         check or print the write-ahead log
+  fxd snapshot create|list --data-dir D    back up the snapshot store
+  fxd chain deploy --rpc-url U ...         deploy the contract set to a node
+  fxd webhook-key create --out FILE        make a webhook master key file (0600)
+  fxd version                              print the build as JSON
+  fxd completion bash|zsh|fish             print a shell completion script
+
+Every flag may also be given as the environment variable SVC_<FLAG>
+(upper case, '-' as '_'), e.g. SVC_DATA_DIR; the command line wins.
+Operator commands print one JSON object on stdout. Exit codes: 0 done,
+1 the command failed (message on stderr), 2 the command line was wrong.`
+	root.AddCommand(newServeCmd())
+	root.AddCommand(newAdminCmd())
+	root.AddCommand(newCallCmd())
+	root.AddCommand(newWALCmd())
+	root.AddCommand(newSnapshotCmd())
+	root.AddCommand(newChainCmd())
+	root.AddCommand(newWebhookKeyCmd())
+	root.AddCommand(newVersionCmd())
+
+	root.SetOut(stdout) // before the completion command, which keeps the writer it finds
+	root.SetErr(stderr)
+	root.SilenceErrors = true // execute reports errors, with the exit code
+	root.SilenceUsage = true  // a failure is not a reason to print usage
+	root.Version = versionJSON()
+	root.SetVersionTemplate("{{.Version}}\n")
+	// A group command is runnable only to refuse a missing subcommand:
+	// its usage shows "fxd admin [command]", not a use line of its own.
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(),
+		"{{if .Runnable}}", "{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return fillFromEnv(cmd) }
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	// Made now rather than at Execute, so that the walks below reach
+	// them too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			asGroup(c) // `fxd completion` without a shell is a usage error
+		}
+	}
+	annotateEnv(root)
+	markRunErrors(root)
+	return root
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
@@ -42,20 +45,38 @@ type serveFlags struct {
 	orderDeadline, settleTimeout      time.Duration
 	passivateAfter                    time.Duration
 	publicURL                         string
+	logLevel                          string
 	webhooks                          webhookFlags
 }
 
-func runServe(args []string) error {
+// newServeCmd is `fxd serve`. Its flags are CONTRACT.md's (each also as
+// SVC_<FLAG>); their names and defaults are part of the contract.
+func newServeCmd() *cobra.Command {
 	var f serveFlags
-	fs := newFlags("serve")
-	fs.StringVar(&f.dataDir, "data-dir", "./data", "data directory (log, snapshot store, admin token)")
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Run the service",
+		Long: `Run the service: the public API on --listen, the admin listener on
+--admin-listen (loopback only), the chain (embedded by default) and the desks.
+It logs one JSON line per event of note to stderr and prints "listening on
+ADDR" and "admin listening on ADDR" on stdout once it serves. The webhook
+master key may also come from ` + masterKeyEnv + ` (base64).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false // in the order below: the ones most often set first
+	fs.StringVar(&f.dataDir, "data-dir", "./data", "data directory (log, snapshot store, chain, admin token)")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "public API listen address")
 	fs.StringVar(&f.adminListen, "admin-listen", "127.0.0.1:8081", "admin listen address (loopback only)")
 	fs.StringVar(&f.env, "env", "test", "environment: test or live")
+	fs.StringVar(&f.logLevel, "log-level", "info", "least level logged: debug, info, warn or error")
 	fs.StringVar(&f.chain, "chain", "embedded", "chain back end: embedded or rpc")
 	fs.StringVar(&f.chainRPCListen, "chain-rpc-listen", "127.0.0.1:8545", "embedded chain: JSON-RPC listen address")
 	fs.StringVar(&f.rpcURL, "rpc-url", "", "rpc chain: JSON-RPC URL of the node")
-	fs.StringVar(&f.contracts, "contracts", "", "rpc chain: contracts.json from `fxd chain deploy`")
+	fs.StringVar(&f.contracts, "contracts", "", "rpc chain: `FILE` of contract addresses written by fxd chain deploy")
 	fs.StringVar(&f.relayerKey, "relayer-key-file", "", "rpc chain: hex private key file of the gas-only relayer")
 	fs.StringVar(&f.faucetKey, "faucet-key-file", "", "rpc chain, test env: hex private key file of the token owner (the deployer)")
 	fs.IntVar(&f.makers, "makers", 2, "embedded chain: number of market makers")
@@ -65,29 +86,42 @@ func runServe(args []string) error {
 	fs.DurationVar(&f.passivateAfter, "passivate-after", 2*time.Minute, "how long an idle account, order, transfer, link or endpoint stays in memory (its state is on disk; the next request loads it)")
 	addWebhookFlags(fs, &f.webhooks)
 	fs.StringVar(&f.publicURL, "public-url", "", "public base URL of the API as callers reach it (payment link urls); default http://<listen><base path>")
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
+	return cmd
+}
+
+// check validates the flags before anything is opened; a bad value is a
+// usage error. It returns the API base path and the log level.
+func (f *serveFlags) check() (string, slog.Level, error) {
 	basePath := map[string]string{"test": "/public/v1", "live": "/v1"}[f.env]
 	if basePath == "" {
-		return fmt.Errorf("serve: --env must be test or live, not %q", f.env)
+		return "", 0, usageErrorf("serve: --env must be test or live, not %q", f.env)
 	}
-	if err := checkLoopback(f.adminListen); err != nil {
+	level, err := parseLogLevel(f.logLevel)
+	if err != nil {
+		return "", 0, usageError{err.Error()}
+	}
+	if f.passivateAfter < time.Second {
+		return "", 0, usageErrorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
+	}
+	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f)); err != nil {
+		return "", 0, usageError{err.Error()}
+	}
+	return basePath, level, nil
+}
+
+// runServe runs the service until SIGINT or SIGTERM (or a fatal error).
+func runServe(stdout, stderr io.Writer, f serveFlags) error {
+	basePath, level, err := f.check()
+	if err != nil {
 		return err
 	}
-	if err := checkFXFlags(f); err != nil {
-		return err
-	}
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	logger := newServeLogger(stderr, level)
 	tuneRuntime(logger)
 	// Signatures are accepted only with timestamps from the first whole
 	// second after this process started: the previous process may have
 	// accepted any earlier one, and the replay cache lives in memory.
 	started := time.Now().Truncate(time.Second).Add(time.Second)
 
-	if f.passivateAfter < time.Second {
-		return fmt.Errorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
-	}
 	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger, PassivateAfter: f.passivateAfter})
 	if err != nil {
 		return err
@@ -180,23 +214,10 @@ func runServe(args []string) error {
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(),
 		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex(),
 		"chain", f.chain, "chain_id", ch.ChainID.String(), "chain_rpc", ch.RPCURL)
-	fmt.Printf("listening on %s\n", pubLn.Addr())
-	fmt.Printf("admin listening on %s\n", admLn.Addr())
+	fmt.Fprintf(stdout, "listening on %s\n", pubLn.Addr())
+	fmt.Fprintf(stdout, "admin listening on %s\n", admLn.Addr())
 
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	var fatal error
-	select {
-	case s := <-sig:
-		logger.Info("shutting down", "signal", s.String())
-	case err := <-errc:
-		logger.Error("listener failed", "err", err.Error())
-	case err := <-watchErr:
-		// A reorg deeper than the watcher remembers: verified events may
-		// have been undone. Stop and let a person look.
-		logger.Error("chain watcher stopped", "err", err.Error())
-		fatal = fmt.Errorf("serve: chain watcher: %w", err)
-	}
+	fatal := awaitStop(logger, errc, watchErr)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = api.Shutdown(ctx)
@@ -209,6 +230,27 @@ func runServe(args []string) error {
 	desk.Stop()
 	payDesk.Stop()
 	return errors.Join(fatal, engine.Close())
+}
+
+// awaitStop waits for SIGINT or SIGTERM, a listener's failure or the chain
+// watcher's; the watcher's is fatal (the exit is then an error).
+func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error) error {
+	sig := make(chan os.Signal, 1)
+	// Not stopped: a second signal during the shutdown is ignored, as
+	// before, rather than killing the process half-way.
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case s := <-sig:
+		logger.Info("shutting down", "signal", s.String())
+	case err := <-errc:
+		logger.Error("listener failed", "err", err.Error())
+	case err := <-watchErr:
+		// A reorg deeper than the watcher remembers: verified events may
+		// have been undone. Stop and let a person look.
+		logger.Error("chain watcher stopped", "err", err.Error())
+		return fmt.Errorf("serve: chain watcher: %w", err)
+	}
+	return nil
 }
 
 // checkLoopback refuses an admin address that is not on loopback: the

@@ -7,57 +7,62 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/fxd-labs/fxd/snapshot"
 )
 
-// runSnapshot backs up the snapshot store. With the service running it asks
-// the admin listener (Pebble allows one process); otherwise it opens the
-// store itself.
-func runSnapshot(args []string) error {
-	if len(args) < 1 {
-		return errors.New("usage: fxd snapshot create|list --data-dir D")
-	}
-	fs := newFlags("snapshot " + args[0])
-	client := adminFlags(fs)
-	dataDir := fs.Lookup("data-dir")
-	if _, err := parse(fs, args[1:]); err != nil {
-		return err
-	}
-	dir := dataDir.Value.String()
-	switch args[0] {
-	case "list":
-		list, err := snapshot.ListBackups(dir)
-		if err != nil {
-			return err
-		}
-		return printJSON(map[string]any{"data": list})
-	case "create":
-		if c, err := client(); err == nil {
-			out, err := c.do("POST", "/admin/snapshots", nil)
-			if err == nil {
-				return printRaw(out)
+// newSnapshotCmd is `fxd snapshot create|list`: back up the snapshot
+// store. With the service running, create asks the admin listener (Pebble
+// allows one process); otherwise it opens the store itself.
+func newSnapshotCmd() *cobra.Command {
+	snap := groupCommand("snapshot", "Back up the snapshot store (running or stopped service)")
+	target := addAdminFlags(snap.PersistentFlags())
+	create := &cobra.Command{
+		Use:   "create",
+		Short: "Checkpoint the snapshot store into <data-dir>/backups; prints the backup",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if c, err := target.client(); err == nil {
+				out, err := c.do("POST", "/admin/snapshots", nil)
+				if err == nil {
+					return printRaw(cmd.OutOrStdout(), out)
+				}
+				if !isConnRefused(err) {
+					return err
+				}
 			}
-			if !isConnRefused(err) {
-				return err
-			}
-		}
-		return snapshotOffline(dir)
+			return snapshotOffline(cmd, target.dataDir)
+		},
 	}
-	return fmt.Errorf("unknown snapshot command %q", args[0])
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the backups of the snapshot store",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list, err := snapshot.ListBackups(target.dataDir)
+			if err != nil {
+				return fmt.Errorf("snapshot list: %w", err)
+			}
+			return printJSON(cmd.OutOrStdout(), map[string]any{"data": list})
+		},
+	}
+	snap.AddCommand(create, list)
+	return snap
 }
 
 // snapshotOffline checkpoints the store of a stopped service.
-func snapshotOffline(dataDir string) error {
+func snapshotOffline(cmd *cobra.Command, dataDir string) error {
 	st, err := snapshot.Open(filepath.Join(dataDir, "state"))
 	if err != nil {
-		return err
+		return fmt.Errorf("snapshot create: %w", err)
 	}
 	defer st.Close()
 	b, err := st.Backup(dataDir, time.Now())
 	if err != nil {
-		return err
+		return fmt.Errorf("snapshot create: %w", err)
 	}
-	return printJSON(b)
+	return printJSON(cmd.OutOrStdout(), b)
 }
 
 // isConnRefused tells "no service is running" from a real failure.

@@ -3,43 +3,55 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/wal"
 )
 
-func runWAL(args []string) error {
-	if len(args) < 1 {
-		return errors.New("usage: fxd wal verify|dump --data-dir D")
+// newWALCmd is `fxd wal verify|dump`: check or print the write-ahead log
+// of a data dir (the service may be running: both only read).
+func newWALCmd() *cobra.Command {
+	group := groupCommand("wal", "Check or print the write-ahead log")
+	var dataDir string
+	group.PersistentFlags().StringVar(&dataDir, "data-dir", "./data", "data directory")
+	verify := &cobra.Command{
+		Use:   "verify",
+		Short: "Check every record's frame and chain; prints a report, exits 1 on a problem",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return verifyWAL(cmd, filepath.Join(dataDir, "wal"))
+		},
 	}
-	fs := newFlags("wal " + args[0])
-	dataDir := fs.String("data-dir", "./data", "data directory")
-	if _, err := parse(fs, args[1:]); err != nil {
+	dump := &cobra.Command{
+		Use:   "dump",
+		Short: "Print one JSON line per record: its index, entity and events",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return dumpWAL(cmd.OutOrStdout(), filepath.Join(dataDir, "wal"))
+		},
+	}
+	group.AddCommand(verify, dump)
+	return group
+}
+
+// verifyWAL prints the report; a problem found is also a failure.
+func verifyWAL(cmd *cobra.Command, dir string) error {
+	rep, err := wal.Verify(dir)
+	if err != nil {
+		return fmt.Errorf("wal verify: %w", err)
+	}
+	if err := printJSON(cmd.OutOrStdout(), verifyView(rep)); err != nil {
 		return err
 	}
-	dir := filepath.Join(*dataDir, "wal")
-	switch args[0] {
-	case "verify":
-		rep, err := wal.Verify(dir)
-		if err != nil {
-			return err
-		}
-		if err := printJSON(verifyView(rep)); err != nil {
-			return err
-		}
-		if rep.Problem != "" {
-			fmt.Fprintf(os.Stderr, "fxd: wal verify: index %d: %s\n", rep.ProblemIndex, rep.Problem)
-			return exitError{code: 1}
-		}
-		return nil
-	case "dump":
-		return dumpWAL(dir)
+	if rep.Problem != "" {
+		return fmt.Errorf("wal verify: index %d: %s", rep.ProblemIndex, rep.Problem)
 	}
-	return fmt.Errorf("unknown wal command %q", args[0])
+	return nil
 }
 
 type walReport struct {
@@ -60,53 +72,62 @@ func verifyView(r wal.VerifyReport) walReport {
 }
 
 // dumpWAL prints one JSON line per record: its index, entity and events.
-func dumpWAL(dir string) error {
-	w := bufio.NewWriter(os.Stdout)
-	defer w.Flush()
+func dumpWAL(out io.Writer, dir string) error {
+	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
-	return wal.ScanDir(dir, func(index uint64, payload []byte) error {
+	err := wal.ScanDir(dir, func(index uint64, payload []byte) error {
 		rec, err := domain.UnmarshalRecord(payload)
 		if err != nil {
 			return fmt.Errorf("wal dump: index %d: %w", index, err)
 		}
 		events := make([]map[string]any, 0, len(rec.Events))
 		for _, e := range rec.Events {
-			ev := map[string]any{"kind": e.Kind.String()}
-			switch {
-			case e.Account != nil:
-				ev["account"] = e.Account
-			case e.Key != nil:
-				ev["key"] = e.Key
-			case e.Contact != nil:
-				ev["contact"] = e.Contact
-			case e.Wallet != nil:
-				ev["wallet"] = e.Wallet
-			case e.Challenge != nil:
-				ev["challenge"] = e.Challenge
-			case e.Order != nil:
-				ev["order"] = domain.ViewOrder(e.Order)
-			case e.Transfer != nil:
-				ev["transfer"] = domain.ViewTransfer(e.Transfer)
-			case e.Link != nil:
-				ev["payment_link"] = domain.ViewLink(e.Link)
-				ev["forwarded"] = e.Link.Forwarded.String()
-			case e.Claim != nil:
-				ev["claim"] = e.Claim
-			case e.Idem != nil:
-				ev["idempotency"] = map[string]any{"scope": e.Idem.Scope, "status": e.Idem.Status,
-					"body": string(e.Idem.Body), "created_at": e.Idem.CreatedAt}
-			}
-			if r := e.Row(); r != nil && r.RowEventID() != "" {
-				ev["event_id"] = r.RowEventID()
-			}
-			if e.ID != "" {
-				ev["id"] = e.ID
-			}
-			if e.Value != "" {
-				ev["value"] = e.Value
-			}
-			events = append(events, ev)
+			events = append(events, eventView(e))
 		}
 		return enc.Encode(map[string]any{"index": index, "entity": rec.Entity, "events": events})
 	})
+	// What was scanned is printed even when a later record failed.
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// eventView is one event of a record as wal dump prints it.
+func eventView(e domain.Event) map[string]any {
+	ev := map[string]any{"kind": e.Kind.String()}
+	switch {
+	case e.Account != nil:
+		ev["account"] = e.Account
+	case e.Key != nil:
+		ev["key"] = e.Key
+	case e.Contact != nil:
+		ev["contact"] = e.Contact
+	case e.Wallet != nil:
+		ev["wallet"] = e.Wallet
+	case e.Challenge != nil:
+		ev["challenge"] = e.Challenge
+	case e.Order != nil:
+		ev["order"] = domain.ViewOrder(e.Order)
+	case e.Transfer != nil:
+		ev["transfer"] = domain.ViewTransfer(e.Transfer)
+	case e.Link != nil:
+		ev["payment_link"] = domain.ViewLink(e.Link)
+		ev["forwarded"] = e.Link.Forwarded.String()
+	case e.Claim != nil:
+		ev["claim"] = e.Claim
+	case e.Idem != nil:
+		ev["idempotency"] = map[string]any{"scope": e.Idem.Scope, "status": e.Idem.Status,
+			"body": string(e.Idem.Body), "created_at": e.Idem.CreatedAt}
+	}
+	if r := e.Row(); r != nil && r.RowEventID() != "" {
+		ev["event_id"] = r.RowEventID()
+	}
+	if e.ID != "" {
+		ev["id"] = e.ID
+	}
+	if e.Value != "" {
+		ev["value"] = e.Value
+	}
+	return ev
 }

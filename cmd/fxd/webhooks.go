@@ -3,13 +3,15 @@ package main
 import (
 	"crypto/x509"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
@@ -30,11 +32,11 @@ type webhookFlags struct {
 	masterKeyFile string
 }
 
-func addWebhookFlags(fs *flag.FlagSet, f *webhookFlags) {
+func addWebhookFlags(fs *pflag.FlagSet, f *webhookFlags) {
 	fs.BoolVar(&f.allowLoopback, "webhook-allow-loopback", false, "test env: admit loopback webhook receivers (refused with --env live)")
 	fs.StringVar(&f.caFile, "webhook-ca", "", "PEM file of CA certificates added to the system roots for webhook receivers")
 	fs.StringVar(&f.schedule, "webhook-retry-schedule", "", "comma-separated waits after each failed delivery attempt (default 10s,1m,5m,30m,2h,6h,12h,24h)")
-	fs.StringVar(&f.masterKeyFile, "webhook-master-key-file", "", "0600 file with the base64 webhook master key (or env "+masterKeyEnv+")")
+	fs.StringVar(&f.masterKeyFile, "webhook-master-key-file", "", "0600 file with the base64 webhook master key (or the key itself in "+masterKeyEnv+")")
 }
 
 // openWebhooks builds the webhook desk and adds its hooks to e (before
@@ -104,27 +106,30 @@ func parseSchedule(s string) ([]time.Duration, error) {
 	return out, nil
 }
 
-// runWebhookKey is `fxd webhook-key create --out FILE`: a new master key
-// file (0600), left as it is when it exists (make run calls it each time).
-func runWebhookKey(args []string) error {
-	if len(args) < 1 || args[0] != "create" {
-		return errors.New("usage: fxd webhook-key create --out FILE")
+// newWebhookKeyCmd is `fxd webhook-key create --out FILE`: a new master
+// key file (0600), left as it is when it exists (make run calls it each
+// time).
+func newWebhookKeyCmd() *cobra.Command {
+	create := &cobra.Command{
+		Use:   "create --out FILE",
+		Short: "Make a webhook master key file (0600); an existing one is kept",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "out"); err != nil {
+				return err
+			}
+			out, _ := cmd.Flags().GetString("out")
+			err := secret.GenerateMasterKeyFile(out)
+			created := err == nil
+			if errors.Is(err, fs.ErrExist) {
+				err = nil
+			}
+			if err != nil {
+				return fmt.Errorf("webhook-key create: %w", err)
+			}
+			return printJSON(cmd.OutOrStdout(), map[string]any{"file": out, "created": created})
+		},
 	}
-	flags := newFlags("webhook-key create")
-	out := flags.String("out", "", "the key file to create (0600)")
-	if _, err := parse(flags, args[1:]); err != nil {
-		return err
-	}
-	if *out == "" {
-		return errors.New("webhook-key create: --out is required")
-	}
-	err := secret.GenerateMasterKeyFile(*out)
-	created := err == nil
-	if errors.Is(err, fs.ErrExist) {
-		err = nil
-	}
-	if err != nil {
-		return fmt.Errorf("webhook-key create: %w", err)
-	}
-	return printJSON(map[string]any{"file": *out, "created": created})
+	create.Flags().String("out", "", "the key file to create (0600)")
+	return groupCommand("webhook-key", "Make the webhook master key file", create)
 }

@@ -58,18 +58,24 @@ func TestOpenWebhooksRefuses(t *testing.T) {
 
 func TestWebhookKeyCreate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "webhook.key")
-	require.NoError(t, runWebhookKey([]string{"create", "--out", path}))
+	res := run(t, "webhook-key", "create", "--out", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.JSONEq(t, `{"file":"`+path+`","created":true}`, res.stdout)
 	first, err := os.ReadFile(path)
 	require.NoError(t, err)
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o600), st.Mode().Perm())
-	require.NoError(t, runWebhookKey([]string{"create", "--out", path}), "an existing key is kept")
+
+	res = run(t, "webhook-key", "create", "--out", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.JSONEq(t, `{"file":"`+path+`","created":false}`, res.stdout, "an existing key is kept")
 	again, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.Equal(t, first, again)
 	_, err = secret.LoadMasterKey("", path)
 	require.NoError(t, err)
-	require.Error(t, runWebhookKey([]string{"create"}))
-	require.Error(t, runWebhookKey(nil))
+
+	require.Equal(t, exitUsage, run(t, "webhook-key", "create").code, "--out is required")
+	require.Equal(t, exitUsage, run(t, "webhook-key").code, "a command is required")
 }
