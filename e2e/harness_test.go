@@ -85,7 +85,9 @@ func probeServeFlag(name, value string) bool {
 	cmd := exec.CommandContext(ctx, fxdBin, append([]string{"serve", "--data-dir", dir, "--env", "e2e-probe", "--" + name + "=" + value}, serveFlags...)...)
 	cmd.Env = cleanEnv()
 	out, _ := cmd.CombinedOutput()
-	return !strings.Contains(string(out), "flag provided but not defined")
+	// cobra's pflag says "unknown flag"; the standard flag package said
+	// "flag provided but not defined".
+	return !strings.Contains(string(out), "unknown flag") && !strings.Contains(string(out), "flag provided but not defined")
 }
 
 // cleanEnv is the environment without SVC_* variables, which fxd reads as
