@@ -108,6 +108,8 @@ func (s *EndpointState) Decide(cmd Command, env Env) (*Endpoint, Reply, *Error) 
 		return &n, jsonReply(200, SecretView{ID: e.ID, Secret: SealedToken(c.Sealed)}), nil
 	case RecordOutcome:
 		return e.recordOutcome(c.OK, env)
+	case ResealSecrets:
+		return e.reseal(c)
 	}
 	panic(fmt.Sprintf("domain: decide of unknown endpoint command %T", cmd))
 }

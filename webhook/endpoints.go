@@ -172,7 +172,8 @@ func (d *Desk) count(acct string) int {
 	return len(d.byAccount[acct])
 }
 
-// newSealedSecret makes a secret and seals it to endpoint id.
+// newSealedSecret makes a secret and seals it to endpoint id, under the
+// current master key.
 func (d *Desk) newSealedSecret(id string) ([]byte, error) {
 	text, err := sign.NewSecret()
 	if err != nil {
@@ -198,7 +199,11 @@ func (d *Desk) openSecret(id string, sealed []byte) ([]byte, error) {
 var sealedField = regexp.MustCompile(`"secret":"(sealed:[A-Za-z0-9_-]+)"`)
 
 // reveal opens the sealed secret of an answer (first or replayed): the log
-// holds the answer sealed, the caller gets the secret.
+// holds the answer sealed, the caller gets the secret. A reseal (a master
+// key rotation) does not rewrite stored answers: one stored before the
+// rotation opens only while the key that sealed it is still configured as
+// a previous key, which is why operators keep that key for
+// domain.IdemRetention after the reseal.
 func (d *Desk) reveal(id string, out domain.Outcome, err error) (domain.Outcome, error) {
 	if err != nil {
 		return out, err

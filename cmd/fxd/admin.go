@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,8 +25,51 @@ stdout; on failure it exits non-zero with a message on stderr.`
 		groupCommand("accounts", "Create or update accounts", newAccountsCreateCmd(target), newAccountsUpdateCmd(target)),
 		groupCommand("keys", "Create or revoke API keys", newKeysCreateCmd(target), newKeysRevokeCmd(target)),
 		newFaucetCmd(target),
+		groupCommand("webhooks", "Maintain webhook endpoints", newResealCmd(target)),
 	)
 	return admin
+}
+
+// resealTimeout is how long `admin webhooks reseal` waits: longer than the
+// admin route's own bound on a run (10 minutes). A run cut short is safe;
+// the next finishes it.
+const resealTimeout = 11 * time.Minute
+
+func newResealCmd(target *adminTarget) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reseal",
+		Short: "Re-seal every webhook secret under the current master key (after a rotation)",
+		Long: `Re-seal every webhook endpoint's secrets under the current master key, so
+that the previous keys (--webhook-previous-master-keys-file) are needed only
+for stored answers until they expire (24 h). Prints
+{"resealed":N,"already_current":M,"failed":K}; exits 1 when K > 0 (the
+server log names each; keep the previous keys and run it again).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := target.client()
+			if err != nil {
+				return err
+			}
+			c.http.Timeout = resealTimeout
+			out, err := c.do("POST", "/admin/webhooks/reseal", nil)
+			if err != nil {
+				return err
+			}
+			if err := printRaw(cmd.OutOrStdout(), out); err != nil {
+				return err
+			}
+			var r struct {
+				Failed int `json:"failed"`
+			}
+			if err := json.Unmarshal(out, &r); err != nil {
+				return fmt.Errorf("admin webhooks reseal: answer: %w", err)
+			}
+			if r.Failed > 0 {
+				return fmt.Errorf("%d endpoints could not be resealed; see the server log, keep the previous keys and run it again", r.Failed)
+			}
+			return nil
+		},
+	}
 }
 
 // addAccountFlags adds the account fields a create or update may set.

@@ -30,6 +30,9 @@ type webhookFlags struct {
 	caFile        string
 	schedule      string
 	masterKeyFile string
+	// previousKeysFile holds the master keys of before a rotation, which
+	// still open what they sealed (docs/OPERATIONS.md, key rotation).
+	previousKeysFile string
 }
 
 func addWebhookFlags(fs *pflag.FlagSet, f *webhookFlags) {
@@ -37,6 +40,7 @@ func addWebhookFlags(fs *pflag.FlagSet, f *webhookFlags) {
 	fs.StringVar(&f.caFile, "webhook-ca", "", "PEM file of CA certificates added to the system roots for webhook receivers")
 	fs.StringVar(&f.schedule, "webhook-retry-schedule", "", "comma-separated waits after each failed delivery attempt (default 10s,1m,5m,30m,2h,6h,12h,24h)")
 	fs.StringVar(&f.masterKeyFile, "webhook-master-key-file", "", "0600 file with the base64 webhook master key (or the key itself in "+masterKeyEnv+")")
+	fs.StringVar(&f.previousKeysFile, "webhook-previous-master-keys-file", "", "0600 file of previous webhook master keys (one base64 key a line, # comments) that still open secrets sealed before a rotation (or the keys, comma-separated, in "+secret.PreviousMasterKeysEnv+")")
 }
 
 // openWebhooks builds the webhook desk and adds its hooks to e (before
@@ -46,12 +50,14 @@ func openWebhooks(f webhookFlags, env string, e *actors.Engine, logger *slog.Log
 	if f.allowLoopback && env == "live" {
 		return nil, errors.New("serve: --webhook-allow-loopback is for tests and is refused with --env live")
 	}
-	sealer, err := secret.LoadMasterKey(os.Getenv(masterKeyEnv), f.masterKeyFile)
+	sealer, err := secret.LoadKeyring(os.Getenv(masterKeyEnv), f.masterKeyFile, os.Getenv(secret.PreviousMasterKeysEnv), f.previousKeysFile)
 	switch {
 	case errors.Is(err, secret.ErrNoMasterKey):
 		logger.Warn("no webhook master key: POST /webhooks answers 503 webhook_encryption_unavailable")
 	case err != nil:
 		return nil, fmt.Errorf("serve: %w", err)
+	default:
+		logger.Info("webhook master keys", "current_key_id", sealer.CurrentKeyID(), "previous_key_ids", sealer.PreviousKeyIDs())
 	}
 	roots, err := webhookRoots(f.caFile)
 	if err != nil {

@@ -12,10 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// requireNoKey checks out for every spelling of the key we can think of.
+// requireNoKey checks out for every spelling of testKey we can think of.
 func requireNoKey(t *testing.T, what, out string) {
 	t.Helper()
-	key := testKey()
+	requireNoKeyOf(t, testKey(), what, out)
+}
+
+// requireNoKeyOf checks out for every spelling of key we can think of.
+func requireNoKeyOf(t *testing.T, key []byte, what, out string) {
+	t.Helper()
 	for _, form := range []string{
 		string(key),
 		hex.EncodeToString(key),

@@ -10,6 +10,10 @@ import (
 	"strings"
 )
 
+// MasterKeyEnv is the environment variable that may hold the current
+// master key as base64 text (CONTRACT.md).
+const MasterKeyEnv = "SVC_WEBHOOK_MASTER_KEY"
+
 // ErrNoMasterKey: neither the environment nor a file gave a master key. It
 // is not fatal: the service runs, and its webhook routes answer 503
 // webhook_encryption_unavailable.
@@ -19,8 +23,8 @@ var ErrNoMasterKey = errors.New("secret: no webhook master key configured (SVC_W
 // bytes and a newline take 46.
 const maxKeyFileLen = 1024
 
-// keyFileMode is the only mode LoadMasterKey accepts, and the one
-// GenerateMasterKeyFile creates.
+// keyFileMode is the only mode the key files may have (the current key's
+// and the previous keys'), and the one GenerateMasterKeyFile creates.
 const keyFileMode fs.FileMode = 0o600
 
 // LoadMasterKey returns the Sealer of the master key given either as env
@@ -35,19 +39,29 @@ const keyFileMode fs.FileMode = 0o600
 // failure would look like corrupted records long after start. An operator
 // who set both is better told at once.
 //
-// No error quotes the key text.
+// No error quotes the key text. The Sealer has no previous keys;
+// LoadKeyring adds them (a master key rotation).
 func LoadMasterKey(env, file string) (*Sealer, error) {
+	key, err := loadCurrentKey(env, file)
+	if err != nil {
+		return nil, err
+	}
+	return sealerOf(key)
+}
+
+// loadCurrentKey is LoadMasterKey's key, decoded; the caller clears it.
+func loadCurrentKey(env, file string) ([]byte, error) {
 	switch {
 	case env != "" && file != "":
-		return nil, fmt.Errorf("secret: webhook master key given both in SVC_WEBHOOK_MASTER_KEY and in file %s; give only one", file)
+		return nil, fmt.Errorf("secret: webhook master key given both in %s and in file %s; give only one", MasterKeyEnv, file)
 	case env != "":
 		key, err := decodeKey(env)
 		if err != nil {
-			return nil, fmt.Errorf("secret: SVC_WEBHOOK_MASTER_KEY: %w", err)
+			return nil, fmt.Errorf("secret: %s: %w", MasterKeyEnv, err)
 		}
-		return sealerOf(key)
+		return key, nil
 	case file != "":
-		text, err := readKeyFile(file)
+		text, err := readKeyFile(currentKeyFile, file, maxKeyFileLen)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +69,7 @@ func LoadMasterKey(env, file string) (*Sealer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("secret: master key file %s: %w", file, err)
 		}
-		return sealerOf(key)
+		return key, nil
 	default:
 		return nil, ErrNoMasterKey
 	}
@@ -68,33 +82,39 @@ func sealerOf(key []byte) (*Sealer, error) {
 	return NewSealer(key)
 }
 
-// readKeyFile reads the key file after checking, on the opened descriptor
-// (so the checked file is the read one), that it is a regular file no one
-// but its owner can read.
-func readKeyFile(path string) (string, error) {
+// Names of the key files in errors.
+const (
+	currentKeyFile   = "master key file"
+	previousKeysFile = "previous master keys file"
+)
+
+// readKeyFile reads a key file (what names it in errors) of at most limit
+// bytes after checking, on the opened descriptor (so the checked file is
+// the read one), that it is a regular file no one but its owner can read.
+func readKeyFile(what, path string, limit int) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("secret: master key file: %w", err)
+		return "", fmt.Errorf("secret: %s: %w", what, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return "", fmt.Errorf("secret: master key file: %w", err)
+		return "", fmt.Errorf("secret: %s: %w", what, err)
 	}
 	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("secret: master key file %s is not a regular file (mode %v)", path, st.Mode())
+		return "", fmt.Errorf("secret: %s %s is not a regular file (mode %v)", what, path, st.Mode())
 	}
 	// Setuid, setgid and sticky bits count too: "0600 exactly".
 	if mode := st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); mode != keyFileMode {
-		return "", fmt.Errorf("secret: master key file %s has mode %#o (%v), want 0600 exactly: read-write for the owner, nothing for group or others (chmod 600 %s)",
-			path, octal(mode), mode, path)
+		return "", fmt.Errorf("secret: %s %s has mode %#o (%v), want 0600 exactly: read-write for the owner, nothing for group or others (chmod 600 %s)",
+			what, path, octal(mode), mode, path)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxKeyFileLen+1))
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return "", fmt.Errorf("secret: master key file: %w", err)
+		return "", fmt.Errorf("secret: %s: %w", what, err)
 	}
-	if len(b) > maxKeyFileLen {
-		return "", fmt.Errorf("secret: master key file %s is larger than %d bytes", path, maxKeyFileLen)
+	if len(b) > limit {
+		return "", fmt.Errorf("secret: %s %s is larger than %d bytes", what, path, limit)
 	}
 	return string(b), nil
 }

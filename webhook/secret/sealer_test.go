@@ -28,8 +28,10 @@ func TestSealRoundTrip(t *testing.T) {
 			b, err := s.Seal(tc.plaintext, tc.ad)
 			require.NoError(t, err)
 			require.NotEqual(t, a, b, "each seal draws a fresh nonce")
-			require.Len(t, a, overhead+len(tc.plaintext))
-			require.Equal(t, version1, a[0])
+			require.Len(t, a, overhead2+len(tc.plaintext))
+			require.Equal(t, version2, a[0], "every seal writes format 2")
+			require.Equal(t, s.CurrentKeyID(), KeyID(a[1:1+KeyIDLen]), "and names its key")
+			require.True(t, s.IsCurrent(a))
 			if len(tc.plaintext) >= 8 { // a shorter one may occur in random bytes by chance
 				require.False(t, bytes.Contains(a, tc.plaintext), "the plaintext is not in the sealed value")
 			}
@@ -77,7 +79,9 @@ func TestOpenRefuses(t *testing.T) {
 		{"no tag", s, sealed[:len(sealed)-16], ad},
 		{"appended byte", s, append(bytes.Clone(sealed), 0), ad},
 		{"version 0", s, with(0, 0), ad},
-		{"version 2", s, with(0, 2), ad},
+		{"relabelled format 1", s, with(0, 1), ad},
+		{"version 3", s, with(0, 3), ad},
+		{"other key id", s, with(1, sealed[1]^0x80), ad},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
