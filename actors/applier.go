@@ -136,8 +136,10 @@ func (e *Engine) compact() error {
 	if err := e.store.Sync(); err != nil {
 		return err
 	}
-	if err := e.log.TruncateFront(applied + 1); err != nil {
-		return fmt.Errorf("actors: truncate log before %d: %w", applied+1, err)
+	// A running backup may still need records after its checkpoint (backup.go).
+	before := e.backup.truncateBefore(applied)
+	if err := e.log.TruncateFront(before); err != nil {
+		return fmt.Errorf("actors: truncate log before %d: %w", before, err)
 	}
 	if _, err := e.store.SweepIdem(e.cfg.Clock(), sweepBatch); err != nil {
 		return err

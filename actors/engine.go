@@ -82,7 +82,8 @@ type Engine struct {
 	// applier's reusable view of them (applier goroutine only).
 	feed       *feed
 	fedScratch [][]byte
-	readBack   bool // the applier read the log back since it last caught up (applier goroutine only)
+	readBack   bool        // the applier read the log back since it last caught up (applier goroutine only)
+	backup     backupGuard // one backup at a time; pins the log while it copies (backup.go)
 
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -262,6 +263,7 @@ func (e *Engine) Close() error {
 	close(e.stop)
 	e.wg.Wait()
 	e.system.Shutdown()
+	e.backup.close() // a running backup reads the log and the store (backup.go)
 	errLog := e.log.Close()
 	if e.ready.Load() {
 		// Final sync so the next start replays as little as possible.

@@ -20,7 +20,8 @@ func TestCLISurface(t *testing.T) {
 		}{
 			{[]string{"serve"}, []string{"data-dir", "listen", "admin-listen", "env", "log-level", "chain", "chain-rpc-listen", "rpc-url",
 				"contracts", "webhook-allow-loopback", "webhook-ca", "webhook-retry-schedule", "webhook-master-key-file", "makers",
-				"maker-fault", "order-deadline", "rfq-settle-timeout", "passivate-after", "public-url"}},
+				"maker-fault", "order-deadline", "rfq-settle-timeout", "passivate-after", "public-url", "webhook-previous-master-keys-file"}},
+			{[]string{"admin", "webhooks", "reseal"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"admin"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"admin", "accounts", "create"}, []string{"name", "kyc", "swap", "pay", "data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"admin", "keys", "create"}, []string{"account", "scopes", "out", "data-dir"}},
@@ -28,6 +29,8 @@ func TestCLISurface(t *testing.T) {
 			{[]string{"call"}, []string{"base-url", "key-id", "key-file", "idempotency-key", "include"}},
 			{[]string{"wal", "verify"}, []string{"data-dir"}},
 			{[]string{"snapshot", "create"}, []string{"data-dir", "admin-url"}},
+			{[]string{"backup", "create"}, []string{"out", "data-dir", "admin-url"}},
+			{[]string{"backup", "restore"}, []string{"data-dir"}},
 			{[]string{"chain", "deploy"}, []string{"rpc-url", "deployer-key-file", "out", "makers"}},
 			{[]string{"webhook-key", "create"}, []string{"out"}},
 		} {

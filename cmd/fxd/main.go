@@ -6,7 +6,8 @@
 //	fxd admin faucet                   fund a test address (admin listener)
 //	fxd call METHOD PATH [JSON]        make one signed API request
 //	fxd wal verify|dump                check or print the write-ahead log
-//	fxd snapshot create|list           back up the snapshot store
+//	fxd snapshot create|list           checkpoint the snapshot store
+//	fxd backup create|verify|restore   back up a running service, check, restore
 //	fxd chain deploy                   deploy the contract set to a node
 //	fxd webhook-key create             make a webhook master key file
 //	fxd version                        print the build as JSON
@@ -55,7 +56,10 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
   fxd admin faucet ...                     fund a test address (test environment)
   fxd call METHOD PATH [JSON]              make one signed API request
   fxd wal verify|dump --data-dir D         check or print the write-ahead log
-  fxd snapshot create|list --data-dir D    back up the snapshot store
+  fxd snapshot create|list --data-dir D    checkpoint the snapshot store (same disk)
+  fxd backup create --out DIR              back up the running service (admin listener)
+  fxd backup verify DIR                    check a backup
+  fxd backup restore DIR --data-dir NEW    build a new data dir from a backup
   fxd chain deploy --rpc-url U ...         deploy the contract set to a node
   fxd webhook-key create --out FILE        make a webhook master key file (0600)
   fxd version                              print the build as JSON
@@ -70,6 +74,7 @@ Operator commands print one JSON object on stdout. Exit codes: 0 done,
 	root.AddCommand(newCallCmd())
 	root.AddCommand(newWALCmd())
 	root.AddCommand(newSnapshotCmd())
+	root.AddCommand(newBackupCmd())
 	root.AddCommand(newChainCmd())
 	root.AddCommand(newWebhookKeyCmd())
 	root.AddCommand(newVersionCmd())

@@ -20,7 +20,7 @@ func newSnapshotCmd() *cobra.Command {
 	target := addAdminFlags(snap.PersistentFlags())
 	create := &cobra.Command{
 		Use:   "create",
-		Short: "Checkpoint the snapshot store into <data-dir>/backups; prints the backup",
+		Short: "Checkpoint the snapshot store into <data-dir>/snapshots (same disk; see fxd backup for a copy elsewhere); prints the checkpoint",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if c, err := target.client(); err == nil {
