@@ -8,13 +8,17 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X github.com/fxd-labs/fxd/internal/buildinfo.version=$(VERSION) \
            -X github.com/fxd-labs/fxd/internal/buildinfo.commit=$(COMMIT)
 
-.PHONY: run build test vet lint fuzz bench contracts clean
+.PHONY: run example build test vet lint fuzz bench contracts clean
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/fxd
 
 run: build
 	@DATA=$(DATA) BIN=$(BIN) scripts/run.sh
+
+# A first trade, end to end, against a running `make run` (examples/README.md).
+example:
+	$(GO) run ./examples/go/firsttrade --data-dir $(DATA)
 
 # The whole suite: gofmt, vet, staticcheck, unit and fuzz-seed tests (race detector),
 # then the integration tests that start the real binary on loopback.
@@ -26,8 +30,11 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 
+# staticcheck, and go.mod/go.sum exactly as `go mod tidy` leaves them
+# (-diff changes nothing and fails on a difference).
 lint: vet
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+	$(GO) mod tidy -diff
 
 # Short fuzzing of every parser (the seeds in testdata/ run in `make test`).
 FUZZTIME ?= 30s

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -280,15 +279,14 @@ func gauges(fx *FXD, names ...string) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
+	samples := parseSamples(b, "")
 	out := make([]int64, len(names))
-	for _, line := range strings.Split(string(b), "\n") {
-		for i, name := range names {
-			if v, ok := strings.CutPrefix(line, name+" "); ok {
-				if _, err := fmt.Sscan(v, &out[i]); err != nil {
-					return nil, fmt.Errorf("metric %s: %q: %w", name, v, err)
-				}
-			}
+	for i, name := range names {
+		v, ok := samples[name]
+		if !ok {
+			return nil, fmt.Errorf("metric %s: not in /metrics", name)
 		}
+		out[i] = v
 	}
 	return out, nil
 }

@@ -237,20 +237,22 @@ func scrapeWebhookGauges(fx *FXD) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseWebhookGauges(b), nil
+	return parseSamples(b, "fxd_webhook_"), nil
 }
 
-// parseWebhookGauges picks the fxd_webhook_* samples out of a Prometheus
-// text exposition (without the prefix).
-func parseWebhookGauges(b []byte) map[string]int64 {
+// parseSamples picks the unlabelled samples whose names start with prefix
+// out of a Prometheus text exposition, keyed by name without the prefix.
+// Values are parsed as floats: client_golang writes 1e6 and more in
+// exponent form ("6.8157456e+07").
+func parseSamples(b []byte, prefix string) map[string]int64 {
 	out := map[string]int64{}
 	for _, line := range strings.Split(string(b), "\n") {
 		name, v, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok || !strings.HasPrefix(name, "fxd_webhook_") {
+		if !ok || !strings.HasPrefix(name, prefix) {
 			continue
 		}
 		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-			out[strings.TrimPrefix(name, "fxd_webhook_")] = int64(f)
+			out[strings.TrimPrefix(name, prefix)] = int64(f)
 		}
 	}
 	return out

@@ -239,8 +239,10 @@ func TestWebhookRows(t *testing.T) {
 func TestWebhookGauges(t *testing.T) {
 	text := "# HELP fxd_webhook_endpoints x\n# TYPE fxd_webhook_endpoints gauge\nfxd_webhook_endpoints 2\n" +
 		"fxd_webhook_attempts_in_flight 16\nfxd_api_keys 7\nfxd_webhook_attempts_ok_total 1.2e+04\n"
-	g := parseWebhookGauges([]byte(text))
+	g := parseSamples([]byte(text), "fxd_webhook_")
 	require.Equal(t, map[string]int64{"endpoints": 2, "attempts_in_flight": 16, "attempts_ok_total": 12000}, g)
+	all := parseSamples([]byte(text+"fxd_wal_tail_bytes 6.8157456e+07\n"), "")
+	require.Equal(t, int64(68157456), all["fxd_wal_tail_bytes"], "exponent form, as client_golang writes 1e6 and more")
 	shape := drainShape([]DrainSample{{Arrived: 0}, {Arrived: 16}, {Arrived: 16}, {Arrived: 32}})
 	require.Contains(t, shape, "at most 16 arrivals, 1 intervals with none")
 }

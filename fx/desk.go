@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -29,6 +30,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/relay"
 	"github.com/fxd-labs/fxd/chain/verify"
+	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -83,6 +85,9 @@ type Desk struct {
 	track    *tracker
 	stop     chan struct{}
 	wg       sync.WaitGroup
+
+	// watcher is the one Start was given (stats.go).
+	watcher atomic.Pointer[watch.Watcher]
 }
 
 // New builds a desk. It does not touch the chain.

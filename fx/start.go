@@ -30,6 +30,7 @@ func (d *Desk) Hook() func(id string, events []domain.Event) {
 // Start subscribes to the watcher, resumes every live order from the log
 // and starts driving them. Call it after the engine recovered.
 func (d *Desk) Start(w *watch.Watcher) error {
+	d.watcher.Store(w)
 	w.Subscribe(d.cfg.Pools.Filter(), d.cfg.Pools.OnLog)
 	w.Subscribe(d.Filter(), d.OnLog)
 	n := 0

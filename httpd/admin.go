@@ -5,8 +5,8 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/pprof"
 	"strings"
@@ -38,12 +38,18 @@ type Admin struct {
 	token   []byte
 	dataDir string
 	mux     *http.ServeMux
+	// log is the engine's: the service's JSON log. failures logs the
+	// answers the admin listener failed (5xx), with their Request-Id.
+	log      *slog.Logger
+	failures *failureLog
 }
 
 // NewAdmin builds the admin handler. chain may be nil (no faucet), desk
 // too (no FX gauges).
 func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, dataDir string) *Admin {
-	a := &Admin{engine: e, chain: chain, desk: desk, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux()}
+	a := &Admin{engine: e, chain: chain, desk: desk, token: []byte(token), dataDir: dataDir, mux: http.NewServeMux(),
+		log: e.Logger()}
+	a.failures = newFailureLog(a.log)
 	a.mux.HandleFunc("POST /admin/accounts", a.createAccount)
 	a.mux.HandleFunc("GET /admin/accounts/{id}", a.getAccount)
 	a.mux.HandleFunc("PATCH /admin/accounts/{id}", a.updateAccount)
@@ -51,8 +57,9 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, data
 	a.mux.HandleFunc("POST /admin/keys/{id}/revoke", a.revokeKey)
 	a.mux.HandleFunc("POST /admin/snapshots", a.createSnapshot)
 	a.mux.HandleFunc("GET /admin/snapshots", a.listSnapshots)
-	a.mux.HandleFunc("GET /metrics", a.metrics)
+	a.mux.Handle("GET /metrics", a.newMetricsHandler())
 	a.registerBackupRoutes()
+	a.registerWebhookAdminRoutes()
 	// Profiles for operators (curl -H "Authorization: Bearer …"); the admin
 	// listener is loopback-only and token-protected.
 	a.mux.HandleFunc("GET /debug/pprof/", pprof.Index)
@@ -64,8 +71,28 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, data
 	return a
 }
 
-// ServeHTTP checks the bearer token, then routes.
+// ServeHTTP gives the answer a Request-Id, serves it and logs it if it
+// failed (5xx).
 func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := newRequestID()
+	w.Header().Set(RequestIDHeader, id)
+	// On the connection's own writer, which closes the connection after
+	// a refused body (the recorder cannot pass that on).
+	r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
+	rec := &adminRecorder{ResponseWriter: w}
+	a.serve(rec, r)
+	if rec.status >= 500 {
+		route := r.Pattern // set by the mux once it routed the request
+		if route == "" {
+			route = r.URL.Path
+		}
+		a.failures.failed("admin request failed", id, r.Method, route, rec.status, rec.body, time.Since(start))
+	}
+}
+
+// serve checks the bearer token, then routes.
+func (a *Admin) serve(w http.ResponseWriter, r *http.Request) {
 	got := []byte(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 	if subtle.ConstantTimeCompare(got, a.token) != 1 {
 		adminError(w, authFailed("admin token required"))
@@ -75,7 +102,6 @@ func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		adminError(w, errRecovering)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxAdminBody)
 	a.mux.ServeHTTP(w, r)
 }
 
@@ -236,43 +262,36 @@ func (a *Admin) listSnapshots(w http.ResponseWriter, r *http.Request) {
 	adminJSON(w, 200, map[string]any{"data": list})
 }
 
-// metrics writes Prometheus text format.
-func (a *Admin) metrics(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-	metric := func(kind, name, help string, v any) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %v\n", name, help, name, kind, name, v)
-	}
-	gauge := func(name, help string, v any) { metric("gauge", name, help, v) }
-	gauge("fxd_wal_last_index", "Last durable log index.", a.engine.LastIndex())
-	metric("counter", "fxd_wal_fsync_batches_total", "Group-committed log batches made durable since start, one fsync each.",
-		a.engine.LogBatches())
-	gauge("fxd_wal_tail_bytes", "Bytes of the log's tail segment, which the log library also holds in memory (up to the segment size).", a.engine.LogTailBytes())
-	gauge("fxd_snapshot_applied_index", "Last log index in the snapshot store.", a.engine.AppliedIndex())
-	gauge("fxd_active_accounts", "Account actors in memory.", a.engine.ActiveAccounts())
-	gauge("fxd_api_keys", "API keys in the directory.", a.engine.Directory().Len())
-	if a.desk != nil {
-		st := a.desk.Stats()
-		gauge("fxd_fx_live_orders", "FX orders not yet in an end state, driven by the chain side.", st.LiveOrders)
-		gauge("fxd_fx_book_quotes", "Quotes (and expired-quote tombstones) in the quote book.", st.BookQuotes)
-		gauge("fxd_fx_chain_jobs", "Chain jobs in flight (relays, settles, refunds, escrow reads).", st.RunningJobs)
-	}
-	if a.pay != nil {
-		st := a.pay.Stats()
-		gauge("fxd_pay_live_transfers", "Transfers not yet in an end state, driven by the chain side.", st.LiveTransfers)
-		gauge("fxd_pay_live_links", "Payment links open or holding money not yet forwarded.", st.LiveLinks)
-		gauge("fxd_pay_chain_jobs", "Payments chain jobs in flight (relays, receipt checks, scans, forwards).", st.RunningJobs)
-	}
-	if a.hooks != nil {
-		st := a.hooks.Stats()
-		gauge("fxd_webhook_endpoints", "Webhook endpoints not deleted.", st.Endpoints)
-		gauge("fxd_webhook_deliveries_tracked", "Pending webhook deliveries held in memory (per endpoint at most the backlog).", st.Tracked)
-		gauge("fxd_webhook_attempts_in_flight", "Webhook delivery attempts in flight.", st.InFlight)
-		gauge("fxd_webhook_spilled_endpoints", "Endpoints whose pending deliveries outgrew memory and wait in the store.", st.Spilled)
-		gauge("fxd_webhook_fanout_waiting", "Events waiting for their fan-out.", st.FanOutWaiting)
-		metric("counter", "fxd_webhook_attempts_ok_total", "Delivery attempts answered 2xx since start.", st.AttemptsOK)
-		metric("counter", "fxd_webhook_attempts_failed_total", "Delivery attempts failed since start (non-2xx, redirect, transport error).", st.AttemptsFailed)
-	}
+// adminRecorder keeps an answer's status and, for a failure, the start
+// of its body (the contract error, for the log line).
+type adminRecorder struct {
+	http.ResponseWriter
+	status int
+	body   []byte
 }
+
+// maxLoggedBody bounds the body a failure's log line reads back.
+const maxLoggedBody = 1 << 10
+
+func (w *adminRecorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *adminRecorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if w.status >= 500 && len(w.body) < maxLoggedBody {
+		w.body = append(w.body, p[:min(len(p), maxLoggedBody-len(w.body))]...)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w *adminRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // WithWebhooks adds the webhook desk's gauges to /metrics.
 func (a *Admin) WithWebhooks(d *webhook.Desk) *Admin {

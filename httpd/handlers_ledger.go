@@ -63,7 +63,7 @@ func (s *Server) exportTransactions(rc *reqCtx) {
 	rc.ctx.SetStatusCode(200)
 	rc.ctx.SetContentType("text/csv")
 	rc.ctx.Response.Header.Set("Content-Disposition", `attachment; filename="transactions.csv"`)
-	rc.ctx.SetBodyStream(&ledgerExport{s: s, acct: rc.key.Account, filter: f, conn: rc.ctx.Conn()}, -1)
+	rc.ctx.SetBodyStream(&ledgerExport{s: s, reqID: answerRequestID(rc.ctx), acct: rc.key.Account, filter: f, conn: rc.ctx.Conn()}, -1)
 }
 
 // exportWriteBuf is the size of the chunks the export hands to the
@@ -81,6 +81,7 @@ const exportPageTimeout = 30 * time.Second
 // Read serves the same bytes a page at a time for any caller that reads.
 type ledgerExport struct {
 	s      *Server
+	reqID  string // the answer's Request-Id, for the log line of a failure mid-stream
 	acct   string
 	filter domain.LedgerFilter
 	conn   net.Conn
@@ -162,7 +163,7 @@ func (x *ledgerExport) nextPage() error {
 		err = werr
 	}
 	if err != nil {
-		x.s.cfg.Logger.Error("export failed mid-stream", "account", x.acct, "err", err.Error())
+		x.s.cfg.Logger.Error("export failed mid-stream", "request_id", x.reqID, "account", x.acct, "err", err.Error())
 		return err
 	}
 	cw.Flush()

@@ -96,7 +96,7 @@ func (s *Server) getRates(rc *reqCtx) {
 	defer cancel()
 	date, data, err := s.rates.today(ctx, s.cfg.Clock())
 	if err != nil {
-		s.cfg.Logger.Warn("fx rates", "err", err.Error())
+		s.cfg.Logger.Warn("fx rates", "request_id", answerRequestID(rc.ctx), "err", err.Error())
 		writeError(rc.ctx, errNoChain)
 		return
 	}

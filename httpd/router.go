@@ -11,10 +11,11 @@ type node struct {
 	static    map[string]*node
 	param     *node
 	paramName string
-	route     *route
+	route     int // index in the route table; -1: no route ends here
 }
 
-// router maps (method, path) to a route with no allocation for the lookup.
+// router maps (method, path) to a route of the table (its index, which
+// also finds the route's metrics row) with no allocation for the lookup.
 type router struct {
 	methods map[string]*node
 }
@@ -25,7 +26,7 @@ func newRouter(routes []route) *router {
 		rt := &routes[i]
 		root := r.methods[rt.Method]
 		if root == nil {
-			root = &node{}
+			root = &node{route: -1}
 			r.methods[rt.Method] = root
 		}
 		n := root
@@ -34,7 +35,7 @@ func newRouter(routes []route) *router {
 			if strings.HasPrefix(seg, "{") {
 				nparams++
 				if n.param == nil {
-					n.param = &node{paramName: seg[1 : len(seg)-1]}
+					n.param = &node{paramName: seg[1 : len(seg)-1], route: -1}
 				}
 				n = n.param
 				continue
@@ -43,14 +44,14 @@ func newRouter(routes []route) *router {
 				n.static = map[string]*node{}
 			}
 			if n.static[seg] == nil {
-				n.static[seg] = &node{}
+				n.static[seg] = &node{route: -1}
 			}
 			n = n.static[seg]
 		}
-		if n.route != nil || nparams > maxParams {
+		if n.route >= 0 || nparams > maxParams {
 			panic("httpd: duplicate or over-parameterized route " + rt.Method + " " + rt.Path)
 		}
-		n.route = rt
+		n.route = i
 	}
 	return r
 }
@@ -72,11 +73,12 @@ func (p *params) get(name string) string {
 	return ""
 }
 
-// match finds the route for a path relative to the base path.
-func (r *router) match(method string, path []byte, p *params) *route {
+// match finds the route for a path relative to the base path: its index
+// in the table, -1 for none.
+func (r *router) match(method string, path []byte, p *params) int {
 	n := r.methods[method]
 	if n == nil || len(path) == 0 || path[0] != '/' {
-		return nil
+		return -1
 	}
 	path = path[1:]
 	for len(path) > 0 {
@@ -88,20 +90,20 @@ func (r *router) match(method string, path []byte, p *params) *route {
 		if i < len(path) {
 			path = path[i+1:]
 			if len(path) == 0 {
-				return nil // trailing slash
+				return -1 // trailing slash
 			}
 		} else {
 			path = path[i:]
 		}
 		if len(seg) == 0 {
-			return nil
+			return -1
 		}
 		if next := n.static[string(seg)]; next != nil {
 			n = next
 			continue
 		}
 		if n.param == nil || p.n == maxParams {
-			return nil
+			return -1
 		}
 		p.names[p.n], p.values[p.n] = n.param.paramName, string(seg)
 		p.n++

@@ -88,6 +88,10 @@ type Server struct {
 	openapi   []byte
 	rates     *rates // nil without a chain
 	fast      *fasthttp.Server
+	// stats count and time the answers (metrics_http.go); failures logs
+	// the 5xx ones (requestid_log.go).
+	stats     *httpStats
+	failures  *failureLog
 	stopSweep chan struct{} // closed by Shutdown
 	sweepOnce sync.Once     // one sweeper, however many listeners Serve
 	stopOnce  sync.Once
@@ -123,11 +127,14 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 		}
 	}
 	s.router = newRouter(s.table)
+	s.stats = newHTTPStats(s.table)
+	s.failures = newFailureLog(cfg.Logger)
 	doc, err := buildOpenAPI(s.table, cfg.BasePath, cfg.ServerURL)
 	if err != nil {
 		return nil, err
 	}
 	s.openapi = doc
+	linkAPI(e, s.stats)
 	s.fast = &fasthttp.Server{
 		Handler:                      s.serve,
 		ErrorHandler:                 s.readError,
@@ -164,7 +171,10 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops accepting and waits for open requests.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.stopOnce.Do(func() { close(s.stopSweep) })
+	s.stopOnce.Do(func() {
+		close(s.stopSweep)
+		unlinkAPI(s.engine, s.stats)
+	})
 	return s.fast.ShutdownWithContext(ctx)
 }
 
@@ -191,49 +201,80 @@ func (s *Server) sweepLimiters() {
 func (s *Server) Handler() fasthttp.RequestHandler { return s.serve }
 
 // readError answers requests fasthttp could not read: an oversized body is
-// the contract's 413, anything else a 400.
+// the contract's 413, anything else a 400. No route saw them: they count
+// as unmatched, answered at once.
 func (s *Server) readError(ctx *fasthttp.RequestCtx, err error) {
+	setRequestID(&ctx.Response.Header)
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		writeError(ctx, errBodyTooBig)
-		return
+	} else {
+		writeError(ctx, domain.ErrInvalid("malformed HTTP request"))
 	}
-	writeError(ctx, domain.ErrInvalid("malformed HTTP request"))
+	s.answered(ctx, -1, 0)
 }
 
-// serve is the pipeline of every request: route, then (for authenticated
-// routes) auth, rate limit, scope, then the handler.
+// serve answers one request: a fresh Request-Id first (so every answer
+// has one, whichever step writes it), then the pipeline, then the
+// answer's count and latency, and a log line if it failed.
 func (s *Server) serve(ctx *fasthttp.RequestCtx) {
+	// fasthttp stamps each request just before calling the handler; an
+	// in-process caller (the benchmarks) may not.
+	start := ctx.Time()
+	if start.IsZero() {
+		start = time.Now()
+	}
+	setRequestID(&ctx.Response.Header)
+	i := s.dispatch(ctx)
+	s.answered(ctx, i, time.Since(start))
+}
+
+// answered counts the answer in route i's metrics row (i < 0: no route
+// matched) and logs it, with its Request-Id, if the server failed it
+// (5xx). A streamed body is never read back.
+func (s *Server) answered(ctx *fasthttp.RequestCtx, i int, took time.Duration) {
+	row := s.stats.row(i, ctx.Method())
+	status := ctx.Response.StatusCode()
+	row.observe(status, took)
+	if status >= 500 {
+		var body []byte
+		if !ctx.Response.IsBodyStream() {
+			body = ctx.Response.Body()
+		}
+		s.failures.failed("request failed", answerRequestID(ctx), string(ctx.Method()), row.route, status, body, took)
+	}
+}
+
+// dispatch is the pipeline of every request: route, then (for
+// authenticated routes) auth, rate limit, scope, then the handler. It
+// returns the route's index in the table, -1 when none matched.
+func (s *Server) dispatch(ctx *fasthttp.RequestCtx) int {
 	if len(ctx.Request.Body()) > MaxBodyBytes {
 		writeError(ctx, errBodyTooBig)
-		return
+		return -1
 	}
 	path := ctx.Path()
 	base := s.cfg.BasePath
 	if len(path) < len(base) || string(path[:len(base)]) != base {
 		writeError(ctx, errNoRoute)
-		return
+		return -1
 	}
 	rc := reqCtx{ctx: ctx, s: s}
-	rt := s.router.match(string(ctx.Method()), path[len(base):], &rc.params)
-	if rt == nil {
+	i := s.router.match(string(ctx.Method()), path[len(base):], &rc.params)
+	if i < 0 {
 		writeError(ctx, errNoRoute)
-		return
+		return -1
 	}
+	rt := &s.table[i]
 	rc.route = rt
-	if len(ctx.Request.Body()) > MaxBodyBytes {
-		writeError(ctx, errBodyTooBig)
-		return
-	}
 	if rt.Scope == 0 {
-		if !s.allowIP(ctx) {
-			return
+		if s.allowIP(ctx) {
+			s.run(&rc)
 		}
-		s.run(&rc)
-		return
+		return i
 	}
 	if !s.engine.Ready() {
 		writeError(ctx, errRecovering)
-		return
+		return i
 	}
 	now := s.cfg.Clock()
 	key, err := s.authenticate(ctx, now)
@@ -242,18 +283,19 @@ func (s *Server) serve(ctx *fasthttp.RequestCtx) {
 			ctx.Response.Header.Set("SVC-Server-Time", strconv.FormatInt(now.Unix(), 10))
 		}
 		writeError(ctx, err)
-		return
+		return i
 	}
 	rc.key = key
 	if !s.rateLimit(ctx, key.ID, rt, now) {
-		return
+		return i
 	}
 	if rt.Scope != scopeAny && key.Scopes&rt.Scope == 0 {
 		writeError(ctx, &domain.Error{Status: 403, Code: domain.CodeInsufficientScope,
 			Message: "this key lacks the " + rt.Scope.String() + " scope"})
-		return
+		return i
 	}
 	s.run(&rc)
+	return i
 }
 
 // run calls the route's handler.

@@ -119,6 +119,7 @@ type Log struct {
 	committed chan struct{} // 1-buffered; signalled after each durable batch
 	batches   atomic.Uint64 // durable batches (one fsync each) since Open
 	tailSize  atomic.Int64  // tailBytes, for TailBytes
+	stats     writerStats   // fsync durations and batch sizes (stats.go)
 
 	q queue // appends waiting for the writer (writer.go)
 

@@ -369,7 +369,8 @@ func (l *Log) queueSync(b *batch) {
 // syncJob hands b's fsync to the syncer, through the tests' hook if set.
 func (l *Log) syncJob(b *batch) {
 	if l.syncHook == nil {
-		l.syncer.start(b.syncFile)
+		f := b.syncFile // timed for FsyncDurations (stats.go)
+		l.syncer.startJob(syncJob{run: l.stats.timed(func() error { return fdatasync(f) })})
 		return
 	}
 	first, last, hook, f := b.first, b.last(), l.syncHook, b.syncFile
@@ -527,6 +528,7 @@ func (l *Log) finish(b *batch, failed error) {
 	if failed == nil {
 		l.last.Store(b.last())
 		l.batches.Add(1)
+		l.stats.durable(len(b.reqs))
 		if l.opts.OnDurable != nil {
 			l.payloads = l.payloads[:0]
 			for _, r := range b.reqs {

@@ -1,0 +1,14 @@
+package fx
+
+import (
+	"github.com/fxd-labs/fxd/chain/relay"
+	"github.com/fxd-labs/fxd/chain/watch"
+)
+
+// Relayer is the gas-only relayer the desk sends with (nil without one),
+// for /metrics.
+func (d *Desk) Relayer() *relay.Relayer { return d.cfg.Relayer }
+
+// Watcher is the chain watcher the desk was started on, nil before
+// Start, for /metrics.
+func (d *Desk) Watcher() *watch.Watcher { return d.watcher.Load() }

@@ -1,0 +1,77 @@
+package httpd
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/wal"
+)
+
+// engineCollector reports the log, the snapshot store, the entities in
+// memory and the key directory, read from the engine when scraped.
+type engineCollector struct {
+	e                                       *actors.Engine
+	lastIndex, batches, tailBytes           family
+	applied, applyLag, accounts, keys, kind family
+	fsync, batchSize                        *prometheus.Desc
+}
+
+func newEngineCollector(e *actors.Engine) *engineCollector {
+	return &engineCollector{
+		e:         e,
+		lastIndex: gaugeFamily("fxd_wal_last_index", "Last durable log index."),
+		batches: counterFamily("fxd_wal_fsync_batches_total",
+			"Group-committed log batches made durable since start, one fsync each."),
+		tailBytes: gaugeFamily("fxd_wal_tail_bytes",
+			"Bytes of the log's tail segment, which the log library also holds in memory (up to the segment size)."),
+		applied: gaugeFamily("fxd_snapshot_applied_index", "Last log index in the snapshot store."),
+		applyLag: gaugeFamily("fxd_snapshot_apply_lag_records",
+			"Durable log records not yet applied to the snapshot store (last log index minus applied index)."),
+		accounts: gaugeFamily("fxd_active_accounts", "Account actors in memory."),
+		keys:     gaugeFamily("fxd_api_keys", "API keys in the directory."),
+		kind: gaugeFamily("fxd_active_entities",
+			"Entity actors in memory, by kind (account, order, transfer, payment_link, claim, webhook_endpoint, event).", "kind"),
+		fsync: prometheus.NewDesc("fxd_wal_fsync_duration_seconds",
+			"Duration of each log batch's fdatasync since start.", nil, nil),
+		batchSize: prometheus.NewDesc("fxd_wal_batch_records",
+			"Records per durable log batch (group commit: one fsync each) since start.", nil, nil),
+	}
+}
+
+func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
+	describeAll(ch, []family{c.lastIndex, c.batches, c.tailBytes, c.applied, c.applyLag, c.accounts, c.keys, c.kind},
+		c.fsync, c.batchSize)
+}
+
+func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
+	e := c.e
+	last, applied := e.LastIndex(), e.AppliedIndex()
+	c.lastIndex.emit(ch, float64(last))
+	c.batches.emit(ch, float64(e.LogBatches()))
+	c.tailBytes.emit(ch, float64(e.LogTailBytes()))
+	c.applied.emit(ch, float64(applied))
+	c.applyLag.emit(ch, float64(last-min(applied, last)))
+	c.accounts.emit(ch, float64(e.ActiveAccounts()))
+	c.keys.emit(ch, float64(e.Directory().Len()))
+	byKind := e.ActiveByKind()
+	for k := 1; k < domain.NumKinds; k++ {
+		c.kind.emit(ch, float64(byKind[k]), domain.Kind(k).String())
+	}
+	ch <- constHistogram(c.fsync, e.LogFsyncDurations())
+	ch <- constHistogram(c.batchSize, e.LogBatchSizes())
+}
+
+// constHistogram is a wal histogram as a Prometheus one (cumulative
+// buckets).
+func constHistogram(d *prometheus.Desc, h wal.Histogram) prometheus.Metric {
+	buckets := make(map[float64]uint64, len(h.Bounds))
+	var count uint64
+	for i, n := range h.Counts {
+		count += n
+		if i < len(h.Bounds) {
+			buckets[h.Bounds[i]] = count
+		}
+	}
+	return prometheus.MustNewConstHistogram(d, count, h.Sum, buckets)
+}
