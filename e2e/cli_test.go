@@ -316,7 +316,8 @@ func bodyJSON(t testing.TB, out string) map[string]any {
 	return v
 }
 
-// runCLIEnv is runCLI with extra environment variables (KEY=VALUE).
+// runCLIEnv runs `fxd args...` to completion with extra environment variables
+// (KEY=VALUE) on top of cleanEnv.
 func runCLIEnv(t testing.TB, env []string, args ...string) cliResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)

@@ -6,9 +6,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/fxd-labs/fxd/internal/repo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fxd-labs/fxd/internal/repo"
 
 	"github.com/stretchr/testify/require"
 
@@ -302,26 +302,11 @@ type cliResult struct {
 	Code           int
 }
 
-// runCLI runs `fxd args...` to completion.
+// runCLI runs `fxd args...` to completion (runCLIEnv without extra
+// environment).
 func runCLI(t testing.TB, args ...string) cliResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), cliDeadline)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, fxdBin, args...)
-	cmd.Env = cleanEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	res := cliResult{Stdout: stdout.String(), Stderr: stderr.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee) && ctx.Err() == nil:
-		res.Code = ee.ExitCode()
-	default:
-		t.Fatalf("fxd %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, res.Stdout, res.Stderr)
-	}
-	return res
+	return runCLIEnv(t, nil, args...)
 }
 
 // jsonLine requires out to be exactly one line holding one JSON object and
