@@ -116,18 +116,9 @@ func segmentRange(s segmentFile, from, end uint64, prevCRC uint32, chained bool)
 		if off == len(data) {
 			return nil, 0, fmt.Errorf("%w: segment %s ends at index %d, expected %d", ErrCorrupt, s.name, index-1, end)
 		}
-		entry, n, err := nextEntry(data[off:])
-		var f Frame
-		if err == nil {
-			f, err = DecodeFrame(entry)
-		}
-		switch {
-		case err != nil:
-			return nil, 0, fmt.Errorf("%w: segment %s: index %d at offset %d: %w", ErrCorrupt, s.name, index, off, err)
-		case f.Index != index:
-			return nil, 0, fmt.Errorf("%w: segment %s: index %d carries index %d", ErrCorrupt, s.name, index, f.Index)
-		case index == 1 && f.PrevCRC != 0, chained && f.PrevCRC != prevCRC:
-			return nil, 0, fmt.Errorf("%w: segment %s: index %d: chain broken", ErrCorrupt, s.name, index)
+		f, n, _, err := nextFrame(data, off, index, prevCRC, chained)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: segment %s: %w", ErrCorrupt, s.name, err)
 		}
 		prevCRC, chained = f.CRC, true
 		off += n

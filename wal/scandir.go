@@ -29,20 +29,9 @@ func ScanDir(dir string, fn func(index uint64, payload []byte) error) error {
 		}
 		index := s.first
 		for off := 0; off < len(data); index++ {
-			entry, n, err := nextEntry(data[off:])
-			var f Frame
-			if err == nil {
-				f, err = DecodeFrame(entry)
-			}
-			switch {
-			case err != nil:
-				return fmt.Errorf("wal: scan segment %s: index %d at offset %d: %w", s.name, index, off, err)
-			case f.Index != index:
-				return fmt.Errorf("wal: scan segment %s: index %d carries index %d", s.name, index, f.Index)
-			case index == 1 && f.PrevCRC != 0:
-				return fmt.Errorf("wal: scan segment %s: index 1 has prevCRC %#08x, want 0", s.name, f.PrevCRC)
-			case chained && f.PrevCRC != prevCRC:
-				return fmt.Errorf("wal: scan segment %s: index %d: chain broken", s.name, index)
+			f, n, _, err := nextFrame(data, off, index, prevCRC, chained)
+			if err != nil {
+				return fmt.Errorf("wal: scan segment %s: %w", s.name, err)
 			}
 			if err := fn(index, f.Payload); err != nil {
 				return err

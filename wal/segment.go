@@ -112,6 +112,30 @@ type segmentCheck struct {
 	torn bool
 }
 
+// nextFrame reads the stored entry at data[off:] as the frame of index and
+// checks it: it decodes, carries index, and chains to prevCRC when chained
+// (index 1 always has prevCRC 0). Every reader of segment files checks
+// frames with it (checkSegment, ScanDir, CopyRange). undecodable says the
+// entry did not decode at all, which is what a torn write looks like; a
+// frame that decodes in the wrong place is misplaced data.
+func nextFrame(data []byte, off int, index uint64, prevCRC uint32, chained bool) (f Frame, n int, undecodable bool, err error) {
+	entry, n, err := nextEntry(data[off:])
+	if err == nil {
+		f, err = DecodeFrame(entry)
+	}
+	switch {
+	case err != nil:
+		return f, 0, true, fmt.Errorf("index %d at offset %d: %w", index, off, err)
+	case f.Index != index:
+		return f, 0, false, fmt.Errorf("index %d at offset %d: frame carries index %d", index, off, f.Index)
+	case index == 1 && f.PrevCRC != 0:
+		return f, 0, false, fmt.Errorf("index 1 at offset %d: first frame has prevCRC %#08x, want 0", off, f.PrevCRC)
+	case chained && f.PrevCRC != prevCRC:
+		return f, 0, false, fmt.Errorf("index %d at offset %d: chain broken: prevCRC %#08x, previous frame crc %#08x", index, off, f.PrevCRC, prevCRC)
+	}
+	return f, n, false, nil
+}
+
 // checkSegment walks data, the contents of the segment whose first index is
 // first, and verifies every frame: it decodes, carries the expected index,
 // and chains to the previous one. chained says whether prevCRC (the crc of
@@ -126,26 +150,10 @@ func checkSegment(data []byte, first uint64, prevCRC uint32, chained bool) segme
 	off := 0
 	for index := first; off < len(data); index++ {
 		c.badIndex, c.badOff = index, int64(off)
-		entry, n, err := nextEntry(data[off:])
-		var f Frame
-		if err == nil {
-			f, err = DecodeFrame(entry)
-		}
+		f, n, undecodable, err := nextFrame(data, off, index, prevCRC, chained)
 		if err != nil {
-			c.problem = fmt.Errorf("index %d at offset %d: %w", index, off, err)
-			c.torn = findValidFrame(data[off:]) < 0
-			return c
-		}
-		if f.Index != index {
-			c.problem = fmt.Errorf("index %d at offset %d: frame carries index %d", index, off, f.Index)
-			return c
-		}
-		if index == 1 && f.PrevCRC != 0 {
-			c.problem = fmt.Errorf("index 1 at offset %d: first frame has prevCRC %#08x, want 0", off, f.PrevCRC)
-			return c
-		}
-		if chained && f.PrevCRC != prevCRC {
-			c.problem = fmt.Errorf("index %d at offset %d: chain broken: prevCRC %#08x, previous frame crc %#08x", index, off, f.PrevCRC, prevCRC)
+			c.problem = err
+			c.torn = undecodable && findValidFrame(data[off:]) < 0
 			return c
 		}
 		prevCRC, chained = f.CRC, true
