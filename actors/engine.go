@@ -121,20 +121,39 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{
 		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
-		system: NewSystem(),
+		system: NewSystem(cfg.Logger),
 		stop:   make(chan struct{}),
 	}
 	return e, nil
 }
 
-// NewSystem is a protoactor actor system whose own log lines are JSON on
-// stderr like the service's (protoactor's default is coloured text), at
-// warn and above: its info lines ("actor system started") say nothing an
-// operator needs.
-func NewSystem() *actor.ActorSystem {
+// NewSystem is a protoactor actor system whose own log lines go through
+// logger's handler, JSON like the service's (protoactor's default is
+// coloured text), at warn and above whatever the handler admits: its info
+// lines ("actor system started") say nothing an operator needs.
+func NewSystem(logger *slog.Logger) *actor.ActorSystem {
+	h := minLevel{Handler: logger.Handler(), min: slog.LevelWarn}
 	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		return slog.New(h)
 	}))
+}
+
+// minLevel passes on records at min and above that its handler admits.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{Handler: m.Handler.WithAttrs(as), min: m.min}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: m.Handler.WithGroup(name), min: m.min}
 }
 
 // Recover brings the snapshot store up to the end of the log, loads the key

@@ -47,7 +47,7 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	system := actors.NewSystem()
+	system := actors.NewSystem(logger)
 	var tokens []common.Address
 	for _, c := range domain.Currencies {
 		if a, ok := ch.Contracts.Token(c.Symbol); ok {
