@@ -317,6 +317,8 @@ func responseHeaders() obj {
 		"IdempotencyReplayed": obj{"description": "true when this is the stored answer to an earlier request with the same Idempotency-Key.",
 			"schema": obj{"type": "string", "const": "true"}},
 		"SVCServerTime": intHeader("Server time in unix seconds; sent with 401 stale_timestamp."),
+		"RequestId": obj{"description": "This answer's id; the server's log lines about the request name it. Quote it when asking about a call.",
+			"schema": obj{"type": "string", "pattern": "^req_[0-9A-HJKMNP-TV-Z]{26}$"}},
 	}
 }
 
@@ -601,7 +603,7 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 	default:
 		schema = obj{"type": "object"}
 	}
-	okHeaders := obj{}
+	okHeaders := obj{RequestIDHeader: href("RequestId")}
 	if auth {
 		addLimitHeaders(okHeaders)
 		if write {
@@ -611,9 +613,7 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 	okResp := obj{
 		"description": http.StatusText(rt.OK),
 		"content":     obj{ct: obj{"schema": schema}},
-	}
-	if len(okHeaders) > 0 {
-		okResp["headers"] = okHeaders
+		"headers":     okHeaders,
 	}
 	out[strconv.Itoa(rt.OK)] = okResp
 
@@ -642,7 +642,8 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 			if _, ok := d.schemas[o.schema].(obj); !ok {
 				return nil, fmt.Errorf("unknown error body schema %q", o.schema)
 			}
-			resp := obj{"description": o.desc, "content": obj{"application/json": obj{"schema": sref(o.schema)}}}
+			resp := obj{"description": o.desc, "content": obj{"application/json": obj{"schema": sref(o.schema)}},
+				"headers": obj{RequestIDHeader: href("RequestId")}}
 			ref, err := d.sharedError(s, kind, o.schema, nil, resp)
 			if err != nil {
 				return nil, err
@@ -679,9 +680,8 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 		if auth && write && s != 401 && s != 413 && s != 422 && s != 429 {
 			h[hdrIdemReplayed] = href("IdempotencyReplayed")
 		}
-		if len(h) > 0 {
-			resp["headers"] = h
-		}
+		h[RequestIDHeader] = href("RequestId")
+		resp["headers"] = h
 		ref, err := d.sharedError(s, kind, "", cs, resp)
 		if err != nil {
 			return nil, err

@@ -596,6 +596,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		if rt.Result != "" {
 			require.Equal(t, "#/components/schemas/"+rt.Result, content[ct].(map[string]any)["schema"].(map[string]any)["$ref"], name)
 		}
+		require.Contains(t, okResp["headers"], "Request-Id", name)
 		var statuses []int
 		if auth {
 			statuses = append(statuses, 401, 403, 429, 503)
@@ -611,6 +612,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		for _, s := range statuses {
 			r, ok := deref(doc, resps[strconv.Itoa(s)]).(map[string]any)
 			require.True(t, ok, "%s: response %d missing", name, s)
+			require.Contains(t, r["headers"], "Request-Id", "%s %d: every answer carries one", name, s)
 			schema := r["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]
 			if o, ok := opErrorBody[rt.OperationID][s]; ok {
 				require.Equal(t, "#/components/schemas/"+o.schema, schema, "%s %d", name, s)
