@@ -46,6 +46,9 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzRouterMatch -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzRequestBody -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzQuery -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzPathParam -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeMatchesJSON -fuzztime=$(FUZZTIME) ./internal/flatjson/
 	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/

@@ -51,23 +51,30 @@ func (s *Server) registerWallet(rc *reqCtx) {
 		writeError(rc.ctx, err)
 		return
 	}
+	if err := recoverWalletSigner(&c); err != nil {
+		writeError(rc.ctx, err)
+		return
+	}
+	rc.exec(c)
+}
+
+// recoverWalletSigner parses c's SIWE message and recovers the address
+// that signed it into c.Parsed and c.Signer (the fuzz target calls it too).
+func recoverWalletSigner(c *domain.RegisterWallet) *domain.Error {
 	parsed, err := siwe.Parse(c.Message)
 	if err != nil {
-		writeError(rc.ctx, domain.ErrInvalid("message is not a SIWE (EIP-4361) message: %v", err))
-		return
+		return domain.ErrInvalid("message is not a SIWE (EIP-4361) message: %v", err)
 	}
 	sig, err := hexutil.Decode(c.Signature)
 	if err != nil {
-		writeError(rc.ctx, domain.ErrInvalid("signature must be 0x-prefixed hex"))
-		return
+		return domain.ErrInvalid("signature must be 0x-prefixed hex")
 	}
 	signer, err := siwe.Recover(c.Message, sig)
 	if err != nil {
-		writeError(rc.ctx, &domain.Error{Status: 400, Code: domain.CodeInvalidSignature, Message: err.Error()})
-		return
+		return &domain.Error{Status: 400, Code: domain.CodeInvalidSignature, Message: err.Error()}
 	}
 	c.Parsed, c.Signer = parsed, signer.Hex()
-	rc.exec(c)
+	return nil
 }
 
 func (s *Server) updateWallet(rc *reqCtx) {

@@ -115,10 +115,20 @@ func (s *Server) listWebhookDeliveries(rc *reqCtx) {
 	})
 }
 
-func (s *Server) listEvents(rc *reqCtx) {
+// eventTypeFilter is ?type of GET /events: "" for every type, else a
+// known event type.
+func eventTypeFilter(rc *reqCtx) (string, *domain.Error) {
 	typ := string(rc.ctx.QueryArgs().Peek("type"))
 	if typ != "" && !domain.KnownEventType(typ) {
-		writeError(rc.ctx, domain.ErrInvalid("unknown event type %q", typ))
+		return "", domain.ErrInvalid("unknown event type %q", typ)
+	}
+	return typ, nil
+}
+
+func (s *Server) listEvents(rc *reqCtx) {
+	typ, err := eventTypeFilter(rc)
+	if err != nil {
+		writeError(rc.ctx, err)
 		return
 	}
 	s.pagedRead(rc, "event", func(ctx context.Context, p domain.Page) (any, error) {
