@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fxd-labs/fxd/internal/loglevel"
+
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/ids"
@@ -132,28 +134,10 @@ func Open(cfg Config) (*Engine, error) {
 // coloured text), at warn and above whatever the handler admits: its info
 // lines ("actor system started") say nothing an operator needs.
 func NewSystem(logger *slog.Logger) *actor.ActorSystem {
-	h := minLevel{Handler: logger.Handler(), min: slog.LevelWarn}
+	h := loglevel.Floor(logger.Handler(), slog.LevelWarn)
 	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(h)
 	}))
-}
-
-// minLevel passes on records at min and above that its handler admits.
-type minLevel struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= m.min && m.Handler.Enabled(ctx, l)
-}
-
-func (m minLevel) WithAttrs(as []slog.Attr) slog.Handler {
-	return minLevel{Handler: m.Handler.WithAttrs(as), min: m.min}
-}
-
-func (m minLevel) WithGroup(name string) slog.Handler {
-	return minLevel{Handler: m.Handler.WithGroup(name), min: m.min}
 }
 
 // Recover brings the snapshot store up to the end of the log, loads the key

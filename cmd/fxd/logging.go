@@ -1,11 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/fxd-labs/fxd/internal/loglevel"
 
 	gethlog "github.com/ethereum/go-ethereum/log"
 )
@@ -43,29 +44,11 @@ func newServeLogger(w io.Writer, level slog.Level) *slog.Logger {
 	if level <= slog.LevelDebug {
 		floor = slog.LevelInfo
 	}
-	gethlog.SetDefault(gethlog.NewLogger(atLeast{h.WithAttrs([]slog.Attr{slog.String("component", "geth")}), floor}))
+	gethlog.SetDefault(gethlog.NewLogger(loglevel.Floor(h.WithAttrs([]slog.Attr{slog.String("component", "geth")}), floor)))
 	// After gethlog.SetDefault, which makes its own logger slog's
 	// default: the log package and package-level slog calls write
 	// through the service's handler at its level instead.
 	logger := slog.New(h)
 	slog.SetDefault(logger)
 	return logger
-}
-
-// atLeast drops records below level and passes the rest to the Handler.
-type atLeast struct {
-	slog.Handler
-	level slog.Level
-}
-
-func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.level && h.Handler.Enabled(ctx, l)
-}
-
-func (h atLeast) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return atLeast{h.Handler.WithAttrs(attrs), h.level}
-}
-
-func (h atLeast) WithGroup(name string) slog.Handler {
-	return atLeast{h.Handler.WithGroup(name), h.level}
 }

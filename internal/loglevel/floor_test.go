@@ -1,4 +1,4 @@
-package actors
+package loglevel
 
 import (
 	"bytes"
@@ -9,9 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestMinLevel: protoactor's lines pass at warn and above, and only when
-// the service's handler admits them too (--log-level error drops warns).
-func TestMinLevel(t *testing.T) {
+// TestFloor: a library's lines pass at the floor (warn) and above, and
+// only when the service's handler admits them too (--log-level error drops
+// warns); attributes added later keep the floor.
+func TestFloor(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		handler slog.Level
@@ -25,7 +26,7 @@ func TestMinLevel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			h := minLevel{Handler: slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: tc.handler}), min: slog.LevelWarn}
+			h := Floor(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: tc.handler}), slog.LevelWarn)
 			l := slog.New(h.WithAttrs([]slog.Attr{slog.String("lib", "protoactor")}))
 			l.Log(context.Background(), tc.record, "m")
 			require.Equal(t, tc.want, buf.Len() > 0, buf.String())
