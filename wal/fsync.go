@@ -3,7 +3,6 @@ package wal
 import (
 	"errors"
 	"fmt"
-	"os"
 )
 
 // syncer makes batches durable: one goroutine for the log's life, running
@@ -29,15 +28,12 @@ import (
 // (a retried fsync may report success for pages the kernel dropped); every
 // job still queued or started later completes with errSyncerFailed.
 type syncer struct {
-	jobs chan syncJob  // started, not yet run: at most the pipeline's two
+	// jobs are the syncs started and not yet run, at most the pipeline's
+	// two: each one batch's fdatasync of its tail segment (timed, or
+	// inside the tests' hook).
+	jobs chan func() error
 	done chan error    // results, in start order; as deep as jobs
 	kick chan struct{} // the log's kick channel, which every wait listens on
-}
-
-// syncJob is one batch's fsync: run is fdatasync of its tail segment, or
-// the tests' hook around it.
-type syncJob struct {
-	run func() error
 }
 
 // maxSyncsStarted is the most syncs started and not collected: the one
@@ -49,7 +45,7 @@ var errSyncerFailed = errors.New("not synced: an earlier fsync failed")
 
 func newSyncer(kick chan struct{}) *syncer {
 	s := &syncer{
-		jobs: make(chan syncJob, maxSyncsStarted),
+		jobs: make(chan func() error, maxSyncsStarted),
 		done: make(chan error, maxSyncsStarted),
 		kick: kick,
 	}
@@ -64,7 +60,7 @@ func (s *syncer) loop() {
 	for job := range s.jobs {
 		err := errSyncerFailed
 		if !failed {
-			err = job.run()
+			err = job()
 			failed = err != nil
 		}
 		s.done <- err
@@ -72,14 +68,12 @@ func (s *syncer) loop() {
 	close(s.done)
 }
 
-// start queues a sync of f, covering every byte written to f before the
-// call; f must stay open until wait reports it done. The caller keeps at
-// most maxSyncsStarted syncs started and not collected.
-func (s *syncer) start(f *os.File) { s.startJob(syncJob{run: func() error { return fdatasync(f) }}) }
-
-func (s *syncer) startJob(j syncJob) {
+// start queues sync, an fdatasync covering every byte written to its file
+// before the call (the file stays open until wait reports it done). The
+// caller keeps at most maxSyncsStarted syncs started and not collected.
+func (s *syncer) start(sync func() error) {
 	select {
-	case s.jobs <- j:
+	case s.jobs <- sync:
 	default:
 		panic(fmt.Sprintf("wal: syncer: more than %d syncs started and not collected", maxSyncsStarted))
 	}

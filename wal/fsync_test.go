@@ -47,10 +47,10 @@ func TestSyncerRunsInStartOrder(t *testing.T) {
 	release := make(chan struct{})
 	var order []int
 	first := errors.New("first")
-	s.startJob(syncJob{run: func() error { <-release; order = append(order, 1); return nil }})
+	s.start(func() error { <-release; order = append(order, 1); return nil })
 	ran2 := make(chan struct{})
-	s.startJob(syncJob{run: func() error { order = append(order, 2); close(ran2); return first }})
-	require.Panics(t, func() { s.startJob(syncJob{run: func() error { return nil }}) },
+	s.start(func() error { order = append(order, 2); close(ran2); return first })
+	require.Panics(t, func() { s.start(func() error { return nil }) },
 		"a third sync started before the first was collected breaks the pipeline's bound")
 	close(release)
 	<-ran2 // a syncer that waited to be collected would hang here
@@ -76,7 +76,7 @@ func TestSyncerWaitReturnsOnKick(t *testing.T) {
 
 // syncNow starts a sync and waits for it, kicks or not.
 func syncNow(s *syncer, f *os.File) error {
-	s.start(f)
+	s.start(func() error { return fdatasync(f) })
 	for {
 		if done, err := s.wait(); done {
 			return err

@@ -368,15 +368,14 @@ func (l *Log) queueSync(b *batch) {
 
 // syncJob hands b's fsync to the syncer, through the tests' hook if set.
 func (l *Log) syncJob(b *batch) {
+	f := b.syncFile
+	sync := l.stats.timed(func() error { return fdatasync(f) }) // FsyncDurations (stats.go)
 	if l.syncHook == nil {
-		f := b.syncFile // timed for FsyncDurations (stats.go)
-		l.syncer.startJob(syncJob{run: l.stats.timed(func() error { return fdatasync(f) })})
+		l.syncer.start(sync)
 		return
 	}
-	first, last, hook, f := b.first, b.last(), l.syncHook, b.syncFile
-	l.syncer.startJob(syncJob{run: func() error {
-		return hook(first, last, func() error { return fdatasync(f) })
-	}})
+	first, last, hook := b.first, b.last(), l.syncHook
+	l.syncer.start(func() error { return hook(first, last, sync) })
 }
 
 // synced handles the completion of inflight's fsync (err is its result):
