@@ -34,6 +34,10 @@ type syncer struct {
 	jobs chan func() error
 	done chan error    // results, in start order; as deep as jobs
 	kick chan struct{} // the log's kick channel, which every wait listens on
+	// open counts the syncs started and not yet collected by wait: the
+	// bound the pipeline keeps (the channels alone would admit a third
+	// once the loop has taken the first). Writer goroutine only.
+	open int
 }
 
 // maxSyncsStarted is the most syncs started and not collected: the one
@@ -72,11 +76,11 @@ func (s *syncer) loop() {
 // before the call (the file stays open until wait reports it done). The
 // caller keeps at most maxSyncsStarted syncs started and not collected.
 func (s *syncer) start(sync func() error) {
-	select {
-	case s.jobs <- sync:
-	default:
+	if s.open == maxSyncsStarted {
 		panic(fmt.Sprintf("wal: syncer: more than %d syncs started and not collected", maxSyncsStarted))
 	}
+	s.open++
+	s.jobs <- sync // room: jobs holds at most the open ones
 }
 
 // wait returns the result of the oldest sync not yet collected (done
@@ -84,6 +88,7 @@ func (s *syncer) start(sync func() error) {
 func (s *syncer) wait() (done bool, err error) {
 	select {
 	case err := <-s.done:
+		s.open--
 		return true, err
 	case <-s.kick:
 		return false, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,16 +44,18 @@ func TestSyncerSyncsAndStopsAtFailure(t *testing.T) {
 // device does not wait for the writer).
 func TestSyncerRunsInStartOrder(t *testing.T) {
 	s := newSyncer(make(chan struct{}, 1))
-	defer s.close()
 	release := make(chan struct{})
+	var releaseOnce sync.Once
+	defer s.close()
+	defer releaseOnce.Do(func() { close(release) }) // first, even if a check fails: close waits for the sync
 	var order []int
 	first := errors.New("first")
 	s.start(func() error { <-release; order = append(order, 1); return nil })
 	ran2 := make(chan struct{})
 	s.start(func() error { order = append(order, 2); close(ran2); return first })
 	require.Panics(t, func() { s.start(func() error { return nil }) },
-		"a third sync started before the first was collected breaks the pipeline's bound")
-	close(release)
+		"a third sync started before the first was collected breaks the pipeline's bound, whether or not the first is running")
+	releaseOnce.Do(func() { close(release) })
 	<-ran2 // a syncer that waited to be collected would hang here
 	done, err := s.wait()
 	require.True(t, done)
