@@ -4,16 +4,16 @@ import (
 	"log/slog"
 
 	"github.com/fxd-labs/fxd/domain"
-	"github.com/fxd-labs/fxd/wal"
+	"github.com/fxd-labs/fxd/internal/histogram"
 )
 
 // Read-only views of the engine for the service's metrics and logs.
 
 // LogFsyncDurations is the log's fsync-duration histogram since Open.
-func (e *Engine) LogFsyncDurations() wal.Histogram { return e.log.FsyncDurations() }
+func (e *Engine) LogFsyncDurations() histogram.Snapshot { return e.log.FsyncDurations() }
 
 // LogBatchSizes is the log's records-per-batch histogram since Open.
-func (e *Engine) LogBatchSizes() wal.Histogram { return e.log.BatchSizes() }
+func (e *Engine) LogBatchSizes() histogram.Snapshot { return e.log.BatchSizes() }
 
 // ActiveByKind counts the entity actors in memory by kind (indexed by
 // domain.Kind). It walks the registry a shard at a time, holding each

@@ -38,13 +38,13 @@ func (c *apiCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for i := range s.rows {
 		r := &s.rows[i]
-		count, sum, buckets := r.latency()
-		if count == 0 {
+		lat := r.latency.Read()
+		if lat.Count() == 0 {
 			continue
 		}
 		for _, n := range r.counts() {
 			c.requests.emit(ch, float64(n.count), r.route, r.method, n.code)
 		}
-		ch <- prometheus.MustNewConstHistogram(c.latency, count, sum, buckets, r.route, r.method)
+		ch <- constHistogram(c.latency, lat, 1e-9, r.route, r.method) // nanoseconds → seconds
 	}
 }

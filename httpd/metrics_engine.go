@@ -5,7 +5,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
-	"github.com/fxd-labs/fxd/wal"
+	"github.com/fxd-labs/fxd/internal/histogram"
 )
 
 // engineCollector reports the log, the snapshot store, the entities in
@@ -58,20 +58,13 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	for k := 1; k < domain.NumKinds; k++ {
 		c.kind.emit(ch, float64(byKind[k]), domain.Kind(k).String())
 	}
-	ch <- constHistogram(c.fsync, e.LogFsyncDurations())
-	ch <- constHistogram(c.batchSize, e.LogBatchSizes())
+	ch <- constHistogram(c.fsync, e.LogFsyncDurations(), 1e-9) // nanoseconds → seconds
+	ch <- constHistogram(c.batchSize, e.LogBatchSizes(), 1)
 }
 
-// constHistogram is a wal histogram as a Prometheus one (cumulative
-// buckets).
-func constHistogram(d *prometheus.Desc, h wal.Histogram) prometheus.Metric {
-	buckets := make(map[float64]uint64, len(h.Bounds))
-	var count uint64
-	for i, n := range h.Counts {
-		count += n
-		if i < len(h.Bounds) {
-			buckets[h.Bounds[i]] = count
-		}
-	}
-	return prometheus.MustNewConstHistogram(d, count, h.Sum, buckets)
+// constHistogram is a histogram snapshot as a Prometheus one, its units
+// scaled by scale.
+func constHistogram(d *prometheus.Desc, h histogram.Snapshot, scale float64, labels ...string) prometheus.Metric {
+	count, sum, buckets := h.Cumulative(scale)
+	return prometheus.MustNewConstHistogram(d, count, sum, buckets, labels...)
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fxd-labs/fxd/internal/histogram"
 )
 
 // The public API's request counts and latencies.
@@ -38,25 +40,20 @@ var statusSlot = func() (t [600]int8) {
 	return t
 }()
 
-// latencyBounds are the upper bounds of the latency buckets: the API
-// answers in tens of µs to a few ms, a chain call in up to seconds, and
-// requestTimeout is 10 s.
-var latencyBounds = [...]time.Duration{
-	250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2500 * time.Microsecond,
-	5 * time.Millisecond, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond,
-	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second,
-	2500 * time.Millisecond, 5 * time.Second, 10 * time.Second,
+// latencyBounds are the upper bounds of the latency buckets, in
+// nanoseconds: the API answers in tens of µs to a few ms, a chain call in
+// up to seconds, and requestTimeout is 10 s.
+var latencyBounds = []uint64{
+	250e3, 500e3, 1e6, 2.5e6, 5e6, 10e6, 25e6, 50e6, 100e6, 250e6, 500e6, 1e9, 2.5e9, 5e9, 10e9,
 }
 
 // httpRow is one (route, method) of the API.
 type httpRow struct {
 	route, method string
 	codes         [len(countedStatuses)]atomic.Uint64
-	// buckets[i] counts answers within latencyBounds[i] (and above
-	// bounds[i-1]); the last counts those above every bound. Their sum is
-	// the number of answers.
-	buckets  [len(latencyBounds) + 1]atomic.Uint64
-	sumNanos atomic.Int64
+	// latency is the answers' durations (nanoseconds, latencyBounds);
+	// its count is the number of answers.
+	latency histogram.Fixed
 	// other counts statuses outside countedStatuses, under otherMu: at
 	// most one entry per three-digit status the server writes (< 1,000).
 	otherMu sync.Mutex
@@ -70,12 +67,7 @@ func (r *httpRow) observe(status int, took time.Duration) {
 	} else {
 		r.observeOther(status)
 	}
-	i := 0
-	for i < len(latencyBounds) && took > latencyBounds[i] {
-		i++
-	}
-	r.buckets[i].Add(1)
-	r.sumNanos.Add(int64(took))
+	r.latency.Observe(uint64(max(took, 0)))
 }
 
 func (r *httpRow) observeOther(status int) {
@@ -109,19 +101,6 @@ func (r *httpRow) counts() []httpCount {
 	return out
 }
 
-// latency reads the row's histogram: answers, seconds in total, and the
-// cumulative count at each bound (Prometheus's buckets).
-func (r *httpRow) latency() (count uint64, sum float64, cumulative map[float64]uint64) {
-	cumulative = make(map[float64]uint64, len(latencyBounds))
-	for i := range r.buckets {
-		count += r.buckets[i].Load()
-		if i < len(latencyBounds) {
-			cumulative[latencyBounds[i].Seconds()] = count
-		}
-	}
-	return count, time.Duration(r.sumNanos.Load()).Seconds(), cumulative
-}
-
 // httpStats are the rows of one API: one per route, in the route table's
 // order, then one per unmatchedMethods.
 type httpStats struct {
@@ -136,6 +115,9 @@ func newHTTPStats(table []route) *httpStats {
 	}
 	for i, m := range unmatchedMethods {
 		s.rows[len(table)+i].route, s.rows[len(table)+i].method = unmatchedRoute, m
+	}
+	for i := range s.rows {
+		s.rows[i].latency.Init(latencyBounds)
 	}
 	return s
 }

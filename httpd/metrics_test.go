@@ -218,7 +218,7 @@ func TestHTTPRowCountsOtherStatuses(t *testing.T) {
 		got[c.code] = c.count
 	}
 	require.Equal(t, map[string]uint64{"200": 1, "418": 2}, got)
-	count, sum, buckets := r.latency()
+	count, sum, buckets := r.latency.Read().Cumulative(1e-9)
 	require.Equal(t, uint64(3), count)
 	require.Equal(t, 23.0, sum)
 	require.Equal(t, uint64(1), buckets[0.00025], "the 0 s answer")

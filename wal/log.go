@@ -276,6 +276,7 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 	// syncing ours (the same inode, opened by the name tidwall writes;
 	// checkTail checks its size against tidwall's after every batch) lets
 	// the next batch be written while this one's fsync runs.
+	l.stats.init()
 	l.first.Store(first)
 	l.last.Store(last)
 	l.tailSize.Store(l.tailMemory())

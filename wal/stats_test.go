@@ -12,6 +12,7 @@ import (
 func TestWriterStatsBuckets(t *testing.T) {
 	l := &Log{}
 	s := &l.stats
+	s.init()
 	for _, d := range []time.Duration{0, 50 * time.Microsecond, 51 * time.Microsecond, 3 * time.Millisecond, 2 * time.Second} {
 		s.fsynced(d)
 	}
@@ -25,14 +26,14 @@ func TestWriterStatsBuckets(t *testing.T) {
 	require.Equal(t, uint64(1), f.Counts[6], "3 ms is within 5 ms")
 	require.Equal(t, uint64(1), f.Counts[len(f.Counts)-1], "2 s is above every bound")
 	require.Equal(t, uint64(5), f.Count())
-	require.InDelta(t, 2.003101, f.Sum, 1e-9)
-	require.Equal(t, 0.00005, f.Bounds[0])
+	require.Equal(t, uint64(2_003_101_000), f.Sum, "nanoseconds")
+	require.Equal(t, uint64(50_000), f.Bounds[0])
 
 	b := l.BatchSizes()
 	require.Equal(t, []uint64{1, 1, 1}, b.Counts[:3], "1, 2 and 3 records")
 	require.Equal(t, uint64(1), b.Counts[len(b.Bounds)-1], "8192 is within the last bound")
 	require.Equal(t, uint64(1), b.Counts[len(b.Bounds)], "8193 is above it")
-	require.Equal(t, float64(1+2+3+8192+8193), b.Sum)
+	require.Equal(t, uint64(1+2+3+8192+8193), b.Sum)
 }
 
 // TestStatsCountEveryBatch: after appends from many goroutines, one fsync
@@ -57,7 +58,7 @@ func TestStatsCountEveryBatch(t *testing.T) {
 	f, b := l.FsyncDurations(), l.BatchSizes()
 	require.Equal(t, l.Batches(), f.Count())
 	require.Equal(t, l.Batches(), b.Count())
-	require.Equal(t, float64(writers*each), b.Sum)
+	require.Equal(t, uint64(writers*each), b.Sum)
 	require.Equal(t, uint64(writers*each), l.LastIndex())
 	require.Positive(t, f.Sum)
 }
