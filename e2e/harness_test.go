@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -36,8 +37,9 @@ const (
 	httpTimeout   = 20 * time.Second // one API request
 )
 
-// fxdBin is the binary built once by TestMain.
-var fxdBin string
+// fxdBin is the binary built once by TestMain; binDir holds it (and the
+// faultinject build, faultBin).
+var fxdBin, binDir string
 
 func TestMain(m *testing.M) { os.Exit(runMain(m)) }
 
@@ -53,6 +55,7 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	binDir = dir
 	fxdBin = filepath.Join(dir, "fxd")
 	build := exec.Command("go", "build", "-buildvcs=false", "-o", fxdBin, "./cmd/fxd")
 	build.Dir = root
@@ -193,7 +196,12 @@ func startServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 // launchServer is startServer without the wait for the next second.
 func launchServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 	t.Helper()
-	s := spawnServer(t, dataDir, extraArgs...)
+	return awaitListening(t, spawnServer(t, dataDir, extraArgs...))
+}
+
+// awaitListening waits until a spawned server prints both listening lines.
+func awaitListening(t testing.TB, s *server) *server {
+	t.Helper()
 	timer := time.NewTimer(startDeadline)
 	defer timer.Stop()
 	for s.Addr == "" || s.AdminAddr == "" {
@@ -220,10 +228,22 @@ func launchServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 // it to be ready (launchServer does that).
 func spawnServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 	t.Helper()
+	return spawnServerWith(t, spawnOpts{}, dataDir, extraArgs...)
+}
+
+// spawnOpts choose the binary and add to the environment of a server.
+type spawnOpts struct {
+	bin string   // default fxdBin
+	env []string // added to cleanEnv()
+}
+
+// spawnServerWith is spawnServer with a chosen binary and environment.
+func spawnServerWith(t testing.TB, o spawnOpts, dataDir string, extraArgs ...string) *server {
+	t.Helper()
 	s := &server{DataDir: dataDir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{}), lines: make(chan string, 64)}
 	args := append(append([]string{"serve", "--data-dir", dataDir}, serveFlags...), extraArgs...)
-	s.cmd = exec.Command(fxdBin, args...)
-	s.cmd.Env = cleanEnv()
+	s.cmd = exec.Command(cmp.Or(o.bin, fxdBin), args...)
+	s.cmd.Env = append(cleanEnv(), o.env...)
 	s.cmd.Stdout = &lineWriter{lines: s.lines, copy: s.stdout}
 	s.cmd.Stderr = s.stderr
 	s.Launched = time.Now()
