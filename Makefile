@@ -24,11 +24,13 @@ example:
 # then the integration tests that start the real binary on loopback.
 test: lint
 	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -count=1 -tags faultinject ./internal/faultinject/
 	$(GO) test -count=1 -timeout 15m ./e2e/...
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	$(GO) vet -tags faultinject ./internal/faultinject/
 
 # staticcheck, and go.mod/go.sum exactly as `go mod tidy` leaves them
 # (-diff changes nothing and fails on a difference).

@@ -90,6 +90,7 @@ type Engine struct {
 	stop     chan struct{}
 	wg       sync.WaitGroup
 	closeErr error
+	fx       *fatalExit // ends the process on a storage failure (fatal.go)
 }
 
 // ErrNotReady is returned while the engine is recovering.
@@ -105,8 +106,12 @@ func Open(cfg Config) (*Engine, error) {
 	walOpts := cfg.WAL
 	fd := &feed{size: cmp.Or(cfg.feedSize, maxFeed)}
 	walOpts.OnDurable = fd.push // the engine's applier is the log's one tailing reader
+	fx := newFatalExit(cfg.Logger)
+	if walOpts.OnFatal == nil {
+		walOpts.OnFatal = fx.fail // the one line, then exit 3 (fatal.go)
+	}
 	if walOpts.Logf == nil {
-		walOpts.Logf = func(format string, args ...any) { cfg.Logger.Warn(fmt.Sprintf(format, args...)) }
+		walOpts.Logf = walLogf(cfg.Logger)
 	}
 	log, rep, err := wal.Open(filepath.Join(cfg.DataDir, "wal"), walOpts)
 	if err != nil {
@@ -116,7 +121,7 @@ func Open(cfg Config) (*Engine, error) {
 		cfg.Logger.Warn("wal tail repaired", "segment", rep.Segment, "cut_at", rep.CutAtOffset,
 			"cut_bytes", rep.CutBytes, "broken_file", rep.BrokenFile, "last_good_index", rep.LastGoodIndex)
 	}
-	store, err := snapshot.Open(filepath.Join(cfg.DataDir, "state"))
+	store, err := snapshot.OpenFatal(filepath.Join(cfg.DataDir, "state"), fx.fail)
 	if err != nil {
 		_ = log.Close()
 		return nil, err
@@ -125,6 +130,7 @@ func Open(cfg Config) (*Engine, error) {
 		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
 		system: NewSystem(cfg.Logger),
 		stop:   make(chan struct{}),
+		fx:     fx,
 	}
 	return e, nil
 }
@@ -363,9 +369,7 @@ func (e *Engine) unregister(acct string, en *entry) bool {
 // ActiveAccounts is the number of entity actors (accounts and orders) in memory.
 func (e *Engine) ActiveAccounts() int { return e.reg.active() }
 
-// fatal ends the process on a storage error: the log is the truth, and the
-// next start recovers from it.
-func (e *Engine) fatal(err error) {
-	e.cfg.Logger.Error("storage failure, exiting", "err", err.Error())
-	os.Exit(3)
-}
+// fatal ends the process on a storage error with the one line of
+// fatal.go, the log's failures and the store's alike: the log is the
+// truth, and the next start recovers from it.
+func (e *Engine) fatal(err error) { e.fx.fail(err) }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -19,14 +18,25 @@ type Store struct {
 	dir string
 }
 
-// Open opens (or creates) the store in dir.
-func Open(dir string) (*Store, error) {
+// Open opens (or creates) the store in dir. Pebble's background storage
+// errors are only logged; the service opens it with OpenFatal.
+func Open(dir string) (*Store, error) { return OpenFatal(dir, nil) }
+
+// OpenFatal is Open whose Pebble hands fatal (which must end the process)
+// every storage error it meets in the background: a failed flush or
+// compaction (which Pebble would retry in a tight loop, logging each try,
+// while Sync waits forever) and a failed MANIFEST write (which Pebble
+// ends with Logger.Fatalf, a panic on its own goroutine). See fatal.go.
+func OpenFatal(dir string, fatal func(error)) (*Store, error) {
 	// No Pebble WAL: our log is the truth and Pebble only trails it. A
 	// crash loses Pebble's memtable, including the applied index written in
 	// the same batches, so Pebble always reopens at a consistent prefix of
 	// the log and recovery replays the rest. Sync flushes the memtable
 	// before the log is truncated in front of it.
-	opts := &pebble.Options{Logger: quietLogger{}, DisableWAL: true}
+	opts := &pebble.Options{Logger: quietLogger{fatal: fatal}, DisableWAL: true}
+	if fatal != nil {
+		opts.EventListener = &pebble.EventListener{BackgroundError: backgroundError(fatal)}
+	}
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: open %s: %w", dir, err)
@@ -176,16 +186,4 @@ func (s *Store) Checkpoint(dir string) (uint64, error) {
 	}
 	defer cp.Close()
 	return cp.AppliedIndex()
-}
-
-// quietLogger drops Pebble's informational chatter, keeps its errors, and
-// ends the process on a fatal one, as a storage error must.
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...any) {}
-func (quietLogger) Errorf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
-}
-func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf("pebble: "+format, args...))
 }

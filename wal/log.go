@@ -197,6 +197,10 @@ func open(dir string, opts Options) (*Log, RepairReport, error) {
 }
 
 func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, error) {
+	faults, err := faultsFromEnv() // faults.go: none outside a -tags faultinject build
+	if err != nil {
+		return nil, RepairReport{}, err
+	}
 	rep, tail, err := repair(dir, opts.Logf)
 	if err != nil {
 		return nil, rep, err
@@ -222,6 +226,7 @@ func openLocked(dir string, opts Options, lock *os.File) (*Log, RepairReport, er
 		tw.Close()
 		return nil, rep, err
 	}
+	l.injectFaults(faults)
 	go l.run()
 	return l, rep, nil
 }
