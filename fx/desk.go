@@ -46,8 +46,9 @@ const (
 	// maxQuoteUnits bounds one quote's input: 10,000,000 tokens.
 	maxQuoteUnits = 10_000_000
 	// chainTimeout bounds the chain reads of one request (accept's
-	// issues, submit's pre-flight and funding lookup).
-	chainTimeout = 10 * time.Second
+	// issues, submit's pre-flight and funding lookup): past it the
+	// request is 503 unavailable (chainUnavailable).
+	chainTimeout = connect.RequestTimeout
 )
 
 // Config wires a desk.

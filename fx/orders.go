@@ -13,6 +13,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/amm"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/chain/eip712"
 	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/maker"
@@ -55,7 +56,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 		// (another account's is not found, and learns nothing here).
 		if cur.Account == acct && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
-				return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+				return d.chainUnavailable(err), nil
 			}
 		}
 	case !errors.Is(err, actors.ErrNoOrder):
@@ -73,7 +74,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 			if create != nil {
 				cmd.Create = *create
 				if cmd.Issues, err = d.issues(ctx, create.FromCurrency, create.Gasless, create.RFQ); err != nil {
-					return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+					return d.chainUnavailable(err), nil
 				}
 			}
 		}
@@ -208,7 +209,7 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 			c.Preflight, err = d.cfg.Leg.Preflight(cctx, o.Gasless, c.Signature, domain.DecimalsOf(o.FromCurrency))
 			cancel()
 			if err != nil {
-				return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+				return d.chainUnavailable(err), nil
 			}
 		}
 		cmd = c
@@ -219,11 +220,19 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 		status, err := d.checkFunding(cctx, o, *req.TxHash)
 		cancel()
 		if err != nil {
-			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+			return d.chainUnavailable(err), nil
 		}
 		cmd = domain.SubmitRFQTx{TxHash: *req.TxHash, Status: status}
 	}
 	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// chainUnavailable answers a request whose chain reads got no answer in
+// time: 503 unavailable with Retry-After, nothing stored. The cause names
+// the node, so it goes to the log, not to the caller.
+func (d *Desk) chainUnavailable(err error) domain.Outcome {
+	d.cfg.Logger.Warn("chain read of a request failed", "err", err.Error())
+	return domain.Refuse(connect.Unavailable())
 }
 
 // verifyAMM reports whether sig is the order signer's Permit2 signature of

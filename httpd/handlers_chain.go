@@ -6,6 +6,8 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
 )
 
@@ -57,9 +59,18 @@ func (s *Server) getBalances(rc *reqCtx) {
 		writeError(rc.ctx, derr)
 		return
 	}
+	// The request has requestTimeout; each chain read has RequestTimeout,
+	// so a chain that does not answer is 503 after one read, not after the
+	// request's time, and many wallets still fit.
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	head, err := c.Head(ctx)
+	read := func(f func(context.Context) error) error {
+		cctx, cancel := context.WithTimeout(ctx, connect.RequestTimeout)
+		defer cancel()
+		return f(cctx)
+	}
+	var head uint64
+	err := read(func(ctx context.Context) (err error) { head, err = c.Head(ctx); return err })
 	if err != nil {
 		writeError(rc.ctx, errNoChain)
 		return
@@ -73,7 +84,11 @@ func (s *Server) getBalances(rc *reqCtx) {
 		total := new(big.Int)
 		cb := currencyBalance{Currency: cur.Symbol, Wallets: make([]walletBalance, 0, len(wallets))}
 		for _, w := range wallets {
-			bal, err := c.Balance(ctx, cur.Symbol, common.HexToAddress(w), block)
+			var bal *big.Int
+			err := read(func(ctx context.Context) (err error) {
+				bal, err = c.Balance(ctx, cur.Symbol, common.HexToAddress(w), block)
+				return err
+			})
 			if err != nil {
 				writeError(rc.ctx, errNoChain)
 				return

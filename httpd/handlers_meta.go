@@ -3,7 +3,8 @@ package httpd
 import (
 	"context"
 	"strconv"
-	"time"
+
+	"github.com/fxd-labs/fxd/chain/connect"
 )
 
 // healthView is GET /health.
@@ -14,7 +15,10 @@ type healthView struct {
 	Chain    *chainView `json:"chain"`
 }
 
-// chainView is the chain part of /health; null when the head cannot be read.
+// chainView is the chain part of /health. While the chain does not answer
+// it shows the last head read (the service still serves what needs no
+// chain, so it stays "ok"; fxd_chain_rpc_up in /metrics says the chain is
+// away); null only when no head was ever read.
 type chainView struct {
 	ChainID uint64 `json:"chain_id"`
 	Head    uint64 `json:"head"`
@@ -23,10 +27,10 @@ type chainView struct {
 func (s *Server) getHealth(rc *reqCtx) {
 	v := healthView{Status: "ok", Version: Version, WALIndex: s.engine.LastIndex()}
 	if c := s.cfg.Chain; c != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		head, err := c.Head(ctx)
+		ctx, cancel := context.WithTimeout(context.Background(), connect.HealthTimeout)
+		head, _, ok := c.HeadOrLast(ctx)
 		cancel()
-		if err == nil {
+		if ok {
 			v.Chain = &chainView{ChainID: c.ChainID.Uint64(), Head: head}
 		}
 	}

@@ -76,6 +76,8 @@ func (r *rates) observe(ctx context.Context, pair string, now time.Time) (string
 	if !ok {
 		return "", fmt.Errorf("httpd: pool %s has an unknown base %s", pair, base)
 	}
+	ctx, cancel := context.WithTimeout(ctx, connect.RequestTimeout)
+	defer cancel()
 	res, err := amm.Read(ctx, r.chain.Client, r.chain.Contracts.Pools[pair])
 	if err != nil {
 		return "", err

@@ -33,6 +33,7 @@ type entry[K comparable, T any] struct {
 	busy    bool      // a job runs on a copy of rec
 	waiting bool      // its id is in Driver.waiting
 	nextTry time.Time // no ticked or kicked job before then (a job failed)
+	fails   int       // jobs failed in a row (logged at 1, 2, 4, 8, …)
 }
 
 // maxWaiting bounds Driver.waiting: every live record once, and the ids

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
 
@@ -151,14 +152,18 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 	d.mu.Lock()
 	d.running--
 	live := d.live[id] == e
+	fails := 0
 	if live {
 		e.busy = false
 		if d.cfg.Merge != nil {
 			d.cfg.Merge(&e.rec, ran)
 			d.reindex(id, e)
 		}
+		fails = e.fails
+		e.fails = 0
 		if err != nil {
 			e.nextTry = now.Add(d.cfg.RetryAfter)
+			e.fails = fails + 1
 		}
 	}
 	d.startWaiting(now)
@@ -168,10 +173,26 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 	d.mu.Unlock()
 	switch {
 	case err != nil && live:
-		d.cfg.Logger.Warn("job failed; will retry", "driver", d.cfg.Name, "id", id, "retry_after", d.cfg.RetryAfter.String(), "err", err.Error())
+		d.logFailure(id, fails+1, err)
 	case err != nil:
 		d.cfg.Logger.Info("job failed after its record was forgotten", "driver", d.cfg.Name, "id", id, "err", err.Error())
 	case live:
+		if fails > 0 {
+			d.cfg.Logger.Info("job succeeded after failures", "driver", d.cfg.Name, "id", id, "failures", fails)
+		}
 		d.Kick(id)
 	}
+}
+
+// logFailure logs the n-th failure in a row of a record's jobs as a warning
+// when n is a power of two, else at debug level: while the chain is away
+// every live record fails every RetryAfter, and the log should say so,
+// not repeat it for each record every few seconds.
+func (d *Driver[K, T]) logFailure(id string, n int, err error) {
+	level := slog.LevelDebug
+	if n&(n-1) == 0 {
+		level = slog.LevelWarn
+	}
+	d.cfg.Logger.Log(context.Background(), level, "job failed; will retry", "driver", d.cfg.Name, "id", id,
+		"retry_after", d.cfg.RetryAfter.String(), "failures", n, "err", err.Error())
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
@@ -42,8 +43,9 @@ const (
 	// expiryGrace waits past a transfer's expiry before expiring it: the
 	// chain's clock may trail ours by up to 2 s.
 	expiryGrace = 5 * time.Second
-	// chainTimeout bounds the chain reads of one request.
-	chainTimeout = 10 * time.Second
+	// chainTimeout bounds the chain reads of one request: past it the
+	// request is 503 unavailable (chainUnavailable).
+	chainTimeout = connect.RequestTimeout
 )
 
 // Quoter prices a swap on the AMM (fx.Pools): the pool and what it pays.
@@ -113,6 +115,14 @@ func New(cfg Config) *Desk {
 		Stale: func(cur, next *linkTracked) bool { return next.l.UpdatedAt.Before(cur.l.UpdatedAt) },
 	})
 	return d
+}
+
+// chainUnavailable answers a request whose chain reads got no answer in
+// time: 503 unavailable with Retry-After, nothing stored. The cause names
+// the node, so it goes to the log, not to the caller.
+func (d *Desk) chainUnavailable(err error) domain.Outcome {
+	d.cfg.Logger.Warn("chain read of a request failed", "err", err.Error())
+	return domain.Refuse(connect.Unavailable())
 }
 
 // SetPublicBase sets the public base URL of link urls (known once the

@@ -75,7 +75,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 		head, err := d.cfg.Chain.BlockNumber(cctx)
 		cancel()
 		if err != nil {
-			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+			return d.chainUnavailable(err), nil
 		}
 		cmd.FromBlock = head
 		token := d.cfg.Tokens[req.Currency]
@@ -145,7 +145,7 @@ func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (dom
 	rcpt, st, err := verify.Lookup(cctx, d.cfg.Chain, common.BytesToHash(raw))
 	switch {
 	case err != nil:
-		return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+		return d.chainUnavailable(err), nil
 	case st == verify.Pending:
 		return domain.Outcome{Reply: jsonOK(domain.ViewPublicLink(l))}, nil
 	}

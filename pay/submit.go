@@ -36,7 +36,7 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)
 			if c.Verified {
 				if c.Preflight, err = d.cfg.Leg.Preflight(cctx, t.Gasless, c.Signature, domain.DecimalsOf(t.FromCurrency)); err != nil {
-					return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+					return d.chainUnavailable(err), nil
 				}
 			}
 		}
@@ -44,9 +44,9 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 	case t.Cross() || !(t.State == domain.TransferCreated || t.State == domain.TransferSubmitted):
 		cmd = domain.SubmitTransferTx{TxHash: *req.TxHash} // Decide refuses: wrong kind or state
 	default:
-		c, err := d.checkTx(cctx, t, *req.TxHash)
+		c, err := d.checkTx(ctx, t, *req.TxHash)
 		if err != nil {
-			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+			return d.chainUnavailable(err), nil
 		}
 		cmd = c
 	}
@@ -64,7 +64,11 @@ func (d *Desk) checkTx(ctx context.Context, t *domain.Transfer, txHash string) (
 	if err != nil || len(raw) != 32 {
 		return cmd, nil // Decide refuses the malformed hash
 	}
-	rcpt, st, err := verify.Lookup(ctx, d.cfg.Chain, common.BytesToHash(raw))
+	// The look-up is the chain's (chainTimeout); the claim is a write of
+	// the request's own time.
+	lctx, cancel := context.WithTimeout(ctx, chainTimeout)
+	rcpt, st, err := verify.Lookup(lctx, d.cfg.Chain, common.BytesToHash(raw))
+	cancel()
 	if err != nil || st == verify.Pending {
 		return cmd, err
 	}

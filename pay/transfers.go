@@ -222,7 +222,7 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)
 		defer cancel()
 		if cmd.Issues, err = d.cfg.Leg.Issues(cctx, terms, domain.DecimalsOf(t.FromCurrency)); err != nil {
-			return domain.Refuse(domain.ErrUnavailable("chain: %v", err)), nil
+			return d.chainUnavailable(err), nil
 		}
 	}
 	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})

@@ -62,6 +62,7 @@ type Chain struct {
 	Makers    []*ecdsa.PrivateKey
 	RPCURL    string // where callers self-broadcast
 	node      *embedded.Node
+	head      lastHead // see HeadOrLast
 }
 
 // MakerInventory is what each embedded maker holds of every token.
@@ -72,13 +73,28 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	var c *Chain
+	var err error
 	switch cfg.Mode {
 	case ModeEmbedded, "":
-		return openEmbedded(ctx, cfg)
+		c, err = openEmbedded(ctx, cfg)
 	case ModeRPC:
-		return openRPC(ctx, cfg)
+		c, err = openRPC(ctx, cfg)
+	default:
+		return nil, fmt.Errorf("connect: --chain must be embedded or rpc, not %q", cfg.Mode)
 	}
-	return nil, fmt.Errorf("connect: --chain must be embedded or rpc, not %q", cfg.Mode)
+	if err != nil {
+		if c != nil { // opened, then refused (contracts.json does not match)
+			c.Close()
+		}
+		return nil, err
+	}
+	// The first head read: from now on HeadOrLast always has one to show.
+	if _, err := c.Head(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("connect: head: %w", err)
+	}
+	return c, nil
 }
 
 func makerNames(n int) []string {
@@ -94,7 +110,7 @@ func openEmbedded(ctx context.Context, cfg Config) (*Chain, error) {
 	alloc := embedded.DefaultAlloc(names...)
 	alloc[bind.CanonicalPermit2Address] = types.Account{Code: bind.PermitRuntimeCode(), Balance: new(big.Int)}
 	dir := filepath.Join(cfg.DataDir, "chain")
-	node, err := embedded.Start(embedded.Config{DataDir: dir, RPCListen: cfg.RPCListen, Alloc: alloc, Logger: cfg.Logger})
+	node, err := embedded.StartWithFaults(embedded.Config{DataDir: dir, RPCListen: cfg.RPCListen, Alloc: alloc, Logger: cfg.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("connect: embedded chain: %w", err)
 	}
@@ -155,9 +171,9 @@ func openRPC(ctx context.Context, cfg Config) (*Chain, error) {
 	if cfg.RPCURL == "" || cfg.ContractsFile == "" {
 		return nil, errors.New("connect: --chain rpc needs --rpc-url and --contracts")
 	}
-	client, err := ethclient.DialContext(ctx, cfg.RPCURL)
+	client, err := dialRPC(ctx, cfg.RPCURL)
 	if err != nil {
-		return nil, fmt.Errorf("connect: dial %s: %w", cfg.RPCURL, err)
+		return nil, err
 	}
 	c := &Chain{Client: client, RPCURL: cfg.RPCURL}
 	if c.ChainID, err = client.ChainID(ctx); err != nil {
@@ -208,9 +224,6 @@ func (c *Chain) checkCode(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Head is the latest block number.
-func (c *Chain) Head(ctx context.Context) (uint64, error) { return c.Client.BlockNumber(ctx) }
 
 // Close stops the embedded chain (if any) and the client.
 func (c *Chain) Close() error {

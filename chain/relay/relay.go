@@ -22,6 +22,15 @@
 // error wrapping ErrMaybeSent, and the next Send re-reads PendingNonceAt,
 // which tells whether the node got it.
 //
+// A node that goes away and comes back (restarted, frozen, unreachable) may
+// come back without its pool: the transactions sent to it and not mined are
+// gone, and the local counter is past their nonces. So any call of the
+// relayer that gets no answer from the node makes the next Send re-read
+// PendingNonceAt, and Wait reports a transaction the node no longer knows
+// (neither mined nor pending, twice, dropCheckEvery apart) as ErrDropped,
+// which also makes the next Send re-read it: the caller sends again and the
+// new transaction takes the freed nonce, so no gap is left.
+//
 // Holding the lock across the broadcast serialises sends: one round trip to
 // the node per transaction (sub-millisecond for the embedded chain). That is
 // what keeps nonces gap-free when the node refuses one; gas estimation and fee
@@ -38,6 +47,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -53,6 +63,15 @@ import (
 const (
 	DefaultMaxInFlight  = 64
 	DefaultPollInterval = 200 * time.Millisecond
+
+	// dropCheckEvery spaces Wait's asks whether the node still knows the
+	// transaction it waits for.
+	dropCheckEvery = 2 * time.Second
+	// dropAfter is how many answers in a row, dropCheckEvery apart, must
+	// say the transaction is unknown before Wait reports ErrDropped: a
+	// node thawing from a freeze may answer a look-up before it processed
+	// the broadcast it received first.
+	dropAfter = 2
 )
 
 var (
@@ -65,6 +84,12 @@ var (
 	// caller that must not act twice waits for it (Wait, with a deadline) or
 	// relies on the contract refusing a replay (a Permit2 nonce is single-use).
 	ErrMaybeSent = errors.New("relay: transaction may have been broadcast")
+	// ErrDropped: the node no longer knows a transaction Wait waited for
+	// (neither mined nor pending: a restart lost its pool, or it evicted
+	// it). It will not be mined; its nonce is free again and the next Send
+	// takes it. The caller sends again (checking first, as for any retry,
+	// that what it wanted is not done).
+	ErrDropped = errors.New("relay: transaction dropped by the node")
 )
 
 // Option configures a Relayer.
@@ -98,10 +123,16 @@ type Relayer struct {
 	signer      types.Signer
 	maxInFlight int
 	poll        time.Duration
+	dropCheck   time.Duration // dropCheckEvery; tests shorten it
 
 	sendMu sync.Mutex // nonce allocation, signing and broadcast
 	nonce  uint64     // next nonce, valid if synced
 	synced bool
+	// stale: a call got no answer from the node, or a transaction was
+	// dropped, since the counter was last read: read it again before the
+	// next broadcast. Set without sendMu (a broadcast may hold it for a
+	// round trip to a node that does not answer).
+	stale atomic.Bool
 
 	slotMu   sync.Mutex
 	reserved int                  // Sends holding a slot, not yet broadcast
@@ -117,6 +148,7 @@ func New(b chain.Backend, key *ecdsa.PrivateKey, chainID *big.Int, opts ...Optio
 		signer:      types.LatestSignerForChainID(chainID),
 		maxInFlight: DefaultMaxInFlight,
 		poll:        DefaultPollInterval,
+		dropCheck:   dropCheckEvery,
 	}
 	for _, o := range opts {
 		o(r)
@@ -160,6 +192,7 @@ func (r *Relayer) Send(ctx context.Context, to common.Address, data []byte, gasL
 
 	head, err := r.b.HeaderByNumber(ctx, nil)
 	if err != nil {
+		r.noteErr(err)
 		return nil, fmt.Errorf("relay: latest header: %w", err)
 	}
 	if head.BaseFee == nil {
@@ -167,12 +200,14 @@ func (r *Relayer) Send(ctx context.Context, to common.Address, data []byte, gasL
 	}
 	tip, err := r.b.SuggestGasTipCap(ctx)
 	if err != nil {
+		r.noteErr(err)
 		return nil, fmt.Errorf("relay: gas tip: %w", err)
 	}
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	if gasLimit == 0 {
 		est, err := r.b.EstimateGas(ctx, ethereum.CallMsg{From: r.addr, To: &to, Data: data})
 		if err != nil {
+			r.noteErr(err)
 			return nil, fmt.Errorf("relay: estimate gas: %w", err)
 		}
 		gasLimit = est + est/5
@@ -203,7 +238,7 @@ func (r *Relayer) Send(ctx context.Context, to common.Address, data []byte, gasL
 func (r *Relayer) broadcast(ctx context.Context, unsigned *types.DynamicFeeTx) (*types.Transaction, error) {
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
-	if !r.synced {
+	if stale := r.stale.Swap(false); !r.synced || stale {
 		if err := r.resync(ctx); err != nil {
 			return nil, err
 		}
@@ -280,28 +315,78 @@ func isAlreadyKnown(err error) bool {
 
 // Wait polls for tx's receipt until it is mined or ctx ends. The receipt may
 // have failed status (a revert): the caller checks receipt.Status. A
-// transaction the chain dropped (replaced by another use of the key, or
-// evicted) is never mined; bound ctx.
+// transaction the node no longer knows (dropped from its pool, or lost with
+// it in a restart) is never mined: Wait reports ErrDropped once the node
+// said so dropAfter times in a row, dropCheckEvery apart.
 func (r *Relayer) Wait(ctx context.Context, tx *types.Transaction) (*types.Receipt, error) {
 	t := time.NewTicker(r.poll)
 	defer t.Stop()
+	d := dropWatch{every: r.dropCheck, next: time.Now().Add(r.dropCheck)}
 	for {
 		rc, err := r.b.TransactionReceipt(ctx, tx.Hash())
-		if err == nil && rc != nil {
+		switch {
+		case err == nil && rc != nil:
 			r.done(tx.Hash())
 			return rc, nil
-		}
-		if err != nil && !errors.Is(err, ethereum.NotFound) {
+		case err != nil && !errors.Is(err, ethereum.NotFound):
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			// A transient error from the node: keep polling.
+			r.noteErr(err) // a transient error from the node: keep polling
+		case d.due(time.Now()) && r.dropped(ctx, tx, &d):
+			return nil, fmt.Errorf("%w: tx %s (nonce %d)", ErrDropped, tx.Hash(), tx.Nonce())
 		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-t.C:
 		}
+	}
+}
+
+// dropWatch is Wait's count of answers saying its transaction is unknown.
+type dropWatch struct {
+	every   time.Duration
+	next    time.Time
+	unknown int
+}
+
+func (d *dropWatch) due(now time.Time) bool {
+	if now.Before(d.next) {
+		return false
+	}
+	d.next = now.Add(d.every)
+	return true
+}
+
+// dropped asks the node whether it still knows tx (mined or pending) and
+// reports true once it said no dropAfter times in a row; the transaction
+// then leaves the in-flight set and the next Send re-reads the nonce. A
+// look-up that gets no answer counts neither way.
+func (r *Relayer) dropped(ctx context.Context, tx *types.Transaction, d *dropWatch) bool {
+	_, _, err := r.b.TransactionByHash(ctx, tx.Hash())
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		d.unknown++
+	case err == nil:
+		d.unknown = 0
+	default:
+		r.noteErr(err)
+	}
+	if d.unknown < dropAfter {
+		return false
+	}
+	r.done(tx.Hash())
+	r.stale.Store(true)
+	return true
+}
+
+// noteErr marks the nonce counter stale when err is not the node's answer
+// (a transport failure, a deadline): the node may be restarting and may
+// come back without the transactions in its pool.
+func (r *Relayer) noteErr(err error) {
+	if err != nil && !isRefusal(err) && !errors.Is(err, ethereum.NotFound) {
+		r.stale.Store(true)
 	}
 }
 

@@ -65,6 +65,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/fxd-labs/fxd/chain"
 )
@@ -74,6 +75,7 @@ const (
 	DefaultPollInterval = 500 * time.Millisecond
 	DefaultMaxRange     = 1000
 	DefaultReorgDepth   = 128
+	DefaultCallTimeout  = 10 * time.Second
 )
 
 // ErrReorgTooDeep is returned by Poll and Run when the chain reorganised below
@@ -149,6 +151,11 @@ type Config struct {
 	// ReorgDepth is how many processed blocks the watcher remembers (their
 	// hashes and the logs it delivered from them); default 128.
 	ReorgDepth int
+	// CallTimeout bounds each call to the node (default 10 s): a node that
+	// accepts and never answers (frozen, stalled) fails the poll, which is
+	// retried at the next tick with nothing delivered from the range, so a
+	// chain outage delays logs and never loses or repeats one.
+	CallTimeout time.Duration
 	// Logger for rejected logs and transient errors (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -162,6 +169,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ReorgDepth <= 0 {
 		c.ReorgDepth = DefaultReorgDepth
+	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = DefaultCallTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -303,21 +313,40 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 }
 
-// followHeads signals wake on every new head while the subscription lasts.
-// Without notifications (plain HTTP) it returns at once; Run keeps ticking.
+// followHeads signals wake on every new head. A subscription that ends (the
+// connection to the node was lost) is made again, at most once per
+// PollInterval; without notifications (plain HTTP) it returns at once and
+// Run keeps ticking.
 func (w *Watcher) followHeads(ctx context.Context, wake chan<- struct{}) {
+	for {
+		if err := w.followOnce(ctx, wake); errors.Is(err, rpc.ErrNotificationsUnsupported) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(w.cfg.PollInterval):
+		}
+	}
+}
+
+// followOnce follows one head subscription until it or ctx ends.
+func (w *Watcher) followOnce(ctx context.Context, wake chan<- struct{}) error {
 	heads := make(chan *types.Header, 16)
-	sub, err := w.b.SubscribeNewHead(ctx, heads)
+	// The context bounds the subscribe call only, not the subscription.
+	cctx, cancel := context.WithTimeout(ctx, w.cfg.CallTimeout)
+	sub, err := w.b.SubscribeNewHead(cctx, heads)
+	cancel()
 	if err != nil {
-		return
+		return err
 	}
 	defer sub.Unsubscribe()
 	for {
 		select {
 		case <-ctx.Done():
-			return
-		case <-sub.Err():
-			return
+			return nil
+		case err := <-sub.Err():
+			return err
 		case <-heads:
 			select {
 			case wake <- struct{}{}:
@@ -339,7 +368,9 @@ func (w *Watcher) Poll(ctx context.Context) error {
 	if err := w.checkLast(ctx); err != nil {
 		return err
 	}
-	head, err := w.b.BlockNumber(ctx)
+	cctx, cancel := context.WithTimeout(ctx, w.cfg.CallTimeout)
+	head, err := w.b.BlockNumber(cctx)
+	cancel()
 	if err != nil {
 		return fmt.Errorf("watch: head: %w", err)
 	}
@@ -513,7 +544,10 @@ func (w *Watcher) scan(ctx context.Context, from, to, target uint64) error {
 		if q.topic0 != nil {
 			fq.Topics = [][]common.Hash{q.topic0}
 		}
-		if logs, err = w.b.FilterLogs(ctx, fq); err != nil {
+		cctx, cancel := context.WithTimeout(ctx, w.cfg.CallTimeout)
+		logs, err = w.b.FilterLogs(cctx, fq)
+		cancel()
+		if err != nil {
 			return fmt.Errorf("watch: logs of blocks %d-%d: %w", from, to, err)
 		}
 	}
@@ -651,6 +685,8 @@ func sameLog(a, b *types.Log) bool {
 
 // header returns block n's header, nil if the node has no such block.
 func (w *Watcher) header(ctx context.Context, n uint64) (*types.Header, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.cfg.CallTimeout)
+	defer cancel()
 	h, err := w.b.HeaderByNumber(ctx, new(big.Int).SetUint64(n))
 	if errors.Is(err, ethereum.NotFound) {
 		return nil, nil
