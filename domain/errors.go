@@ -57,9 +57,12 @@ func ErrInvalidState(format string, args ...any) *Error {
 	return newErr(409, CodeInvalidState, format, args...)
 }
 
-// ErrUnavailable is 503 unavailable.
+// ErrUnavailable is 503 unavailable, with Retry-After: 1 (every cause of
+// it — recovering, the chain away, a full table — passes by itself).
 func ErrUnavailable(format string, args ...any) *Error {
-	return newErr(503, CodeUnavailable, format, args...)
+	e := newErr(503, CodeUnavailable, format, args...)
+	e.RetryAfter = 1
+	return e
 }
 
 // ErrInProgress is 409 idempotency_in_progress.

@@ -275,7 +275,7 @@ func TestHandleIdemStoreFull(t *testing.T) {
 	s.Idem.Load(recs, t0)
 	require.Equal(t, MaxIdemPerAccount, s.Idem.Len())
 
-	full := Reply{Status: 503, Body: []byte(errBody(CodeUnavailable, "idempotency store of this account is full (500000 live keys); retry later"))}
+	full := Reply{Status: 503, RetryAfter: 1, Body: []byte(errBody(CodeUnavailable, "idempotency store of this account is full (500000 live keys); retry later"))}
 	c := &clock{now: t0.Add(time.Hour)}
 	out := s.Handle(idemReq(CreateContact{Name: "A", Address: addrSum}, scopeA, hash1), c.env())
 	require.Equal(t, Outcome{Reply: full}, out)
