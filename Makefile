@@ -51,6 +51,11 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzRequestBody -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzQuery -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzPathParam -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzAuthMutation -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzQuoteBody -fuzztime=$(FUZZTIME) ./fx/
+	$(GO) test -run=^$$ -fuzz=FuzzOrderBody -fuzztime=$(FUZZTIME) ./fx/
+	$(GO) test -run=^$$ -fuzz=FuzzTransferBody -fuzztime=$(FUZZTIME) ./pay/
+	$(GO) test -run=^$$ -fuzz=FuzzLinkBody -fuzztime=$(FUZZTIME) ./pay/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeMatchesJSON -fuzztime=$(FUZZTIME) ./internal/flatjson/
 	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/

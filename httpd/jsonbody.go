@@ -23,6 +23,12 @@ func decodeStrict(body []byte, v any) *domain.Error {
 	if flatjson.Decode(body, v) {
 		return nil
 	}
+	// encoding/json takes invalid UTF-8 inside strings (as U+FFFD) and a
+	// repeated key (the last wins, in any case); the fast path refuses
+	// both, so the slow one must too (jsonkeys.go).
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -1,11 +1,13 @@
 package httpd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -33,7 +35,7 @@ const (
 	// connection before the client reads the 413; so bodies up to this
 	// size are read whole and refused by serve, on a connection that
 	// stays usable. Only bigger ones get fasthttp's early refusal. Twice
-	// the limit keeps the worst case of maxConcurrency bodies in memory
+	// the limit keeps the worst case of DefaultMaxConns bodies in memory
 	// at 2 GiB (it was 1 GiB).
 	readBodyBytes = 2 * MaxBodyBytes
 	// FreshnessWindow is SPEC.md's ±30 s for SVC-TIMESTAMP.
@@ -47,8 +49,58 @@ const (
 	// requestTimeout bounds how long a request waits for its entity.
 	requestTimeout = 10 * time.Second
 	maxIdemKeyLen  = 255
-	maxConcurrency = 16 << 10
 )
+
+// Limits of the connection, set deliberately on fasthttp (left alone, it
+// reads without a deadline and serves 256 K connections). Each is a close
+// or a refusal in CONTRACT.md's error body, never fasthttp's plain text.
+const (
+	// MaxHeaderBytes is fasthttp's ReadBufferSize, the one buffer a
+	// connection reads its header through: the request line (the target
+	// and its query) and every header line must fit in it together,
+	// however many headers there are. A signed request needs under 1 KiB.
+	// A bigger header is answered 400 invalid_request ("request header is
+	// larger than 4096 bytes"; CONTRACT.md has no 431) and the connection
+	// closes. Every open connection holds one such buffer.
+	MaxHeaderBytes = 4 << 10
+	// DefaultReadTimeout bounds reading one whole request, header and body
+	// together: from the accept for a connection's first request, from its
+	// first byte for the next ones. A client that trickles its header or
+	// its body (slow loris), or sends nothing at all, is answered 400
+	// invalid_request ("the request was not received within 10 s") and
+	// closed. 10 s still lets the largest body read (readBodyBytes) arrive
+	// at 13 KiB/s.
+	DefaultReadTimeout = 10 * time.Second
+	// writeTimeout bounds writing one answer: a client that stops reading
+	// is closed. The CSV export moves it forward before each page.
+	writeTimeout = 30 * time.Second
+	// DefaultIdleTimeout is how long a keep-alive connection may wait for
+	// its next request; then it is closed without an answer. It is longer
+	// than the idle timeout of client pools (Go's 90 s), so the client
+	// closes first and never sends a request into our close.
+	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultMaxConns bounds the connections served at once, idle
+	// keep-alive ones included. Each holds a goroutine and its buffers:
+	// 15 KiB idle (e2e TestTenThousandIdleConnections measured +147 MiB
+	// for 10,000), so at most about 240 MiB. fasthttp's ReduceMemoryUsage
+	// would make it about 6 KiB for an extra read and pool round trips
+	// per request; the cap already bounds the total, so it stays off.
+	DefaultMaxConns = 16 << 10
+	// busyConns more connections are read, one request each, and answered
+	// 503 unavailable ("the service is at capacity", Retry-After: 1,
+	// Connection: close): reading the request first means the client gets
+	// that answer rather than a reset. Beyond them a connection is closed
+	// at once, unanswered.
+	busyConns = 1 << 10
+	// closeSlack is room in fasthttp's own connection cap (which answers
+	// in plain text) for connections already closed and counted out by
+	// connLimit whose worker fasthttp has not released yet; connLimit is
+	// the cap that holds.
+	closeSlack = 1 << 10
+)
+
+// errHeaderTooBig answers a request whose header exceeds MaxHeaderBytes.
+var errHeaderTooBig = domain.ErrInvalid("request header is larger than %d bytes (request line and headers together)", MaxHeaderBytes)
 
 // Config configures the API server.
 type Config struct {
@@ -71,6 +123,12 @@ type Config struct {
 	// Webhooks is the webhook desk; nil answers the webhook routes 503
 	// (unit tests).
 	Webhooks *webhook.Desk
+	// ReadTimeout, IdleTimeout and MaxConns are the connection limits;
+	// zero is DefaultReadTimeout, DefaultIdleTimeout and DefaultMaxConns
+	// (fxd serve keeps them; tests shorten them).
+	ReadTimeout time.Duration
+	IdleTimeout time.Duration
+	MaxConns    int
 }
 
 // Server is the public API.
@@ -88,6 +146,10 @@ type Server struct {
 	openapi   []byte
 	rates     *rates // nil without a chain
 	fast      *fasthttp.Server
+	// conns counts the open connections (connlimit.go).
+	conns *connLimit
+	// errReadTimeout answers a request not read within ReadTimeout.
+	errReadTimeout *domain.Error
 	// stats count and time the answers (metrics_http.go); failures logs
 	// the 5xx ones (requestid_log.go).
 	stats     *httpStats
@@ -108,14 +170,19 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = cfg.Clock()
 	}
+	cfg.ReadTimeout = cmp.Or(cfg.ReadTimeout, DefaultReadTimeout)
+	cfg.IdleTimeout = cmp.Or(cfg.IdleTimeout, DefaultIdleTimeout)
+	cfg.MaxConns = cmp.Or(cfg.MaxConns, DefaultMaxConns)
 	s := &Server{
-		cfg:       cfg,
-		engine:    e,
-		limiters:  ratelimit.NewPerKey(ratelimit.DefaultLimits),
-		perIP:     ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
-		replays:   replay.New(replayWindow, maxReplayEntries),
-		deadlines: newDeadlines(requestTimeout),
-		stopSweep: make(chan struct{}),
+		cfg:            cfg,
+		conns:          newConnLimit(int64(cfg.MaxConns), int64(cfg.MaxConns+busyConns), cfg.Logger),
+		errReadTimeout: domain.ErrInvalid("the request was not received within %v; send it whole, at once", cfg.ReadTimeout),
+		engine:         e,
+		limiters:       ratelimit.NewPerKey(ratelimit.DefaultLimits),
+		perIP:          ratelimit.NewPerIP(ratelimit.DefaultPerIPLimits),
+		replays:        replay.New(replayWindow, maxReplayEntries),
+		deadlines:      newDeadlines(requestTimeout),
+		stopSweep:      make(chan struct{}),
 	}
 	if cfg.Chain != nil {
 		s.rates = &rates{engine: e, chain: cfg.Chain}
@@ -136,37 +203,57 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 	s.openapi = doc
 	linkAPI(e, s.stats)
 	s.fast = &fasthttp.Server{
-		Handler:                      s.serve,
-		ErrorHandler:                 s.readError,
-		Name:                         "fxd",
-		MaxRequestBodySize:           readBodyBytes,
-		Concurrency:                  maxConcurrency,
-		ReadTimeout:                  30 * time.Second,
-		WriteTimeout:                 30 * time.Second,
-		IdleTimeout:                  2 * time.Minute,
+		Handler:            s.serve,
+		ErrorHandler:       s.readError,
+		Name:               "fxd",
+		MaxRequestBodySize: readBodyBytes,
+		ReadBufferSize:     MaxHeaderBytes,
+		Concurrency:        cfg.MaxConns + busyConns + closeSlack,
+		ReadTimeout:        cfg.ReadTimeout,
+		WriteTimeout:       writeTimeout,
+		IdleTimeout:        cfg.IdleTimeout,
+		// TCPKeepalive stays off here: Go's listener already turns TCP
+		// keep-alive on for every accepted connection (15 s), which finds
+		// a vanished peer; MaxConnsPerIP stays unset, since clients behind
+		// one proxy share an address (the public routes have a per-IP
+		// request limit instead).
 		NoDefaultDate:                true,
 		NoDefaultContentType:         true,
 		DisablePreParseMultipartForm: true,
 		// fasthttp's own errors (a malformed request it answers itself)
-		// go to the service's JSON log, without the request's bytes.
-		Logger:                printfLogger{cfg.Logger},
+		// go to the service's JSON log, without the request's bytes, and
+		// at most failureLinesPerSecond of them: each malformed request
+		// is one, so a flood of them must not become a flood of lines.
+		Logger:                &printfLogger{l: cfg.Logger, budget: lineBudget{max: failureLinesPerSecond}},
 		SecureErrorLogMessage: true,
 	}
 	return s, nil
 }
 
 // printfLogger is fasthttp's Logger on the service's slog logger, so every
-// log line is JSON.
-type printfLogger struct{ l *slog.Logger }
+// log line is JSON, within a budget of lines per second (the first line
+// admitted after some were left out says how many).
+type printfLogger struct {
+	l      *slog.Logger
+	budget lineBudget
+}
 
-func (p printfLogger) Printf(format string, args ...any) {
-	p.l.Warn("http: " + fmt.Sprintf(format, args...))
+func (p *printfLogger) Printf(format string, args ...any) {
+	ok, dropped := p.budget.take(time.Now())
+	if !ok {
+		return
+	}
+	var attrs []any
+	if dropped > 0 {
+		attrs = append(attrs, "lines_left_out", dropped)
+	}
+	p.l.Warn("http: "+fmt.Sprintf(format, args...), attrs...)
 }
 
 // Serve serves on the listener until Shutdown.
 func (s *Server) Serve(ln net.Listener) error {
 	s.sweepOnce.Do(func() { go s.sweepLimiters() })
-	return s.fast.Serve(ln)
+	return s.fast.Serve(s.conns.listen(ln))
 }
 
 // Shutdown stops accepting and waits for open requests.
@@ -200,14 +287,22 @@ func (s *Server) sweepLimiters() {
 // Handler exposes the request handler (for in-process benchmarks).
 func (s *Server) Handler() fasthttp.RequestHandler { return s.serve }
 
-// readError answers requests fasthttp could not read: an oversized body is
-// the contract's 413, anything else a 400. No route saw them: they count
-// as unmatched, answered at once.
+// readError answers requests fasthttp could not read (it closes the
+// connection after): an oversized body is the contract's 413; an
+// oversized header, a request not read within ReadTimeout and anything
+// else malformed are 400 invalid_request, each with its own message. No
+// route saw them: they count as unmatched, answered at once.
 func (s *Server) readError(ctx *fasthttp.RequestCtx, err error) {
 	setRequestID(&ctx.Response.Header)
-	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+	var small *fasthttp.ErrSmallBuffer
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		writeError(ctx, errBodyTooBig)
-	} else {
+	case errors.As(err, &small):
+		writeError(ctx, errHeaderTooBig)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		writeError(ctx, s.errReadTimeout)
+	default:
 		writeError(ctx, domain.ErrInvalid("malformed HTTP request"))
 	}
 	s.answered(ctx, -1, 0)
@@ -224,7 +319,12 @@ func (s *Server) serve(ctx *fasthttp.RequestCtx) {
 		start = time.Now()
 	}
 	setRequestID(&ctx.Response.Header)
-	i := s.dispatch(ctx)
+	i := -1
+	if busy(ctx) {
+		refuseBusy(ctx)
+	} else {
+		i = s.dispatch(ctx)
+	}
 	s.answered(ctx, i, time.Since(start))
 }
 

@@ -68,7 +68,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	if derr == nil {
-		cmd.PayoutWallet, derr = sourceWallet(info, req.PayoutWallet)
+		cmd.PayoutWallet, derr = sourceWallet(info, "payout_wallet", req.PayoutWallet)
 	}
 	if derr == nil {
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)

@@ -115,7 +115,7 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 		}
 	}
 	if derr == nil {
-		cmd.SourceWallet, derr = sourceWallet(info, req.SourceWallet)
+		cmd.SourceWallet, derr = sourceWallet(info, "source_wallet", req.SourceWallet)
 	}
 	if derr == nil && req.FromCurrency == req.Currency {
 		cmd.Signing, derr = d.erc20Signing(req.Currency, cmd.Recipient, cmd.Amount)
@@ -154,19 +154,19 @@ func payPermitted(info actors.AccountInfo) bool {
 }
 
 // sourceWallet is the named wallet (a registered one) or the primary.
-func sourceWallet(info actors.AccountInfo, source *string) (string, *domain.Error) {
+func sourceWallet(info actors.AccountInfo, field string, source *string) (string, *domain.Error) {
 	if source == nil {
 		if p := info.Primary(); p != "" {
 			return p, nil
 		}
 		return "", domain.ErrInvalid("the account has no registered wallet: register one with POST /wallets first")
 	}
-	addr, err := domain.NormalizeAddress("source_wallet", *source)
+	addr, err := domain.NormalizeAddress(field, *source)
 	if err != nil {
 		return "", err
 	}
 	if info.Wallets[addr] == nil {
-		return "", domain.ErrInvalid("source_wallet %s is not a registered wallet of this account", addr)
+		return "", domain.ErrInvalid("%s %s is not a registered wallet of this account", field, addr)
 	}
 	return addr, nil
 }
