@@ -8,7 +8,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X github.com/fxd-labs/fxd/internal/buildinfo.version=$(VERSION) \
            -X github.com/fxd-labs/fxd/internal/buildinfo.commit=$(COMMIT)
 
-.PHONY: run example build test vet lint fuzz bench contracts clean
+.PHONY: run example build test vet lint fuzz bench torture contracts clean
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/fxd
@@ -71,6 +71,13 @@ contracts:
 
 bench: build
 	$(GO) run ./bench/cmd/fxbench -bin $(BIN) -out bench/results
+
+# The long torture run (torture/): seeded workload over every record kind,
+# kill -9 / SIGSTOP / hostile webhook receivers, history checks; the summary
+# goes to bench/results/torture-<date>.json.
+DURATION ?= 1h
+torture: build
+	$(GO) run ./torture/cmd/fxtorture -bin $(BIN) -duration $(DURATION) -out bench/results
 
 clean:
 	rm -rf bin

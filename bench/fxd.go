@@ -40,7 +40,40 @@ type FXD struct {
 func StartFXD(bin, dataDir, logPath string, extra ...string) (*FXD, error) {
 	args := append([]string{"serve", "--data-dir", dataDir,
 		"--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--chain-rpc-listen", "127.0.0.1:0"}, extra...)
-	p, err := startProc("fxd", bin, args, logPath, []string{"listening", "admin listening"}, 5*time.Minute)
+	p, err := startProc("fxd", bin, args, logPath, fxdReadyLines, 5*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	return &FXD{Proc: p, Bin: bin, DataDir: dataDir, LogPath: logPath}, nil
+}
+
+// fxdReadyLines are the stdout lines fxd serve prints once it serves.
+var fxdReadyLines = []string{"listening", "admin listening"}
+
+// SpawnOptions choose how SpawnFXD runs fxd serve.
+type SpawnOptions struct {
+	// Env is the whole environment of the process; nil inherits ours.
+	Env []string
+	// Listen, AdminListen and ChainRPCListen are the listen addresses;
+	// "" lets the kernel choose a loopback port. A caller that restarts
+	// the server on the same data dir passes fixed ones, so its clients
+	// keep their addresses.
+	Listen, AdminListen, ChainRPCListen string
+}
+
+// SpawnFXD starts `bin serve` on dataDir and returns at once, before it
+// recovers and listens (a caller may mean to kill it during recovery);
+// WaitReady waits for the listening lines.
+func SpawnFXD(bin, dataDir, logPath string, o SpawnOptions, extra ...string) (*FXD, error) {
+	orAny := func(a string) string {
+		if a == "" {
+			return "127.0.0.1:0"
+		}
+		return a
+	}
+	args := append([]string{"serve", "--data-dir", dataDir, "--listen", orAny(o.Listen),
+		"--admin-listen", orAny(o.AdminListen), "--chain-rpc-listen", orAny(o.ChainRPCListen)}, extra...)
+	p, err := spawnProc("fxd", bin, args, o.Env, logPath, fxdReadyLines)
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +210,23 @@ func (s *FXD) CreateKeys(ctx context.Context, owner []string, scopes, dir string
 		return err
 	})
 	return keys, err
+}
+
+// Faucet sends amount of currency, and gas, to address from the admin
+// listener's test faucet, and returns the tx hash once it is mined.
+func (s *FXD) Faucet(ctx context.Context, address, currency, amount string) (string, error) {
+	b, err := s.adminDo(ctx, http.MethodPost, "/admin/faucet",
+		map[string]string{"address": address, "currency": currency, "amount": amount}, adminTimeout)
+	if err != nil {
+		return "", err
+	}
+	var ans struct {
+		TxHash string `json:"tx_hash"`
+	}
+	if err := json.Unmarshal(b, &ans); err != nil || ans.TxHash == "" {
+		return "", fmt.Errorf("admin faucet: answer %.200q", b)
+	}
+	return ans.TxHash, nil
 }
 
 // Health reads GET <base>/health (unauthenticated).

@@ -28,6 +28,9 @@ type Proc struct {
 	done    chan struct{}
 	waitErr error
 	logFile *os.File
+	logPath string
+	mu      sync.Mutex    // Addrs and Ready while stdout is read
+	seen    chan struct{} // closed once every wanted listening line was printed
 }
 
 // PID is the process id.
@@ -37,70 +40,111 @@ func (p *Proc) PID() int { return p.cmd.Process.Pid }
 // (up to timeout) until it has printed a "<w> on ADDR" line for every w in
 // want on stdout.
 func startProc(name, bin string, args []string, logPath string, want []string, timeout time.Duration) (*Proc, error) {
+	p, err := spawnProc(name, bin, args, nil, logPath, want)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.WaitReady(timeout); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// spawnProc starts name with args (and env, nil: this process's), its
+// stderr going to logPath, and returns at once; WaitReady waits for the
+// "<w> on ADDR" lines of want.
+func spawnProc(name, bin string, args, env []string, logPath string, want []string) (*Proc, error) {
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
+	cmd.Env = env
 	cmd.Stderr = logFile
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		logFile.Close()
 		return nil, err
 	}
-	p := &Proc{Name: name, cmd: cmd, Addrs: map[string]string{}, done: make(chan struct{}), logFile: logFile}
+	p := &Proc{Name: name, cmd: cmd, Addrs: map[string]string{}, done: make(chan struct{}), logFile: logFile,
+		seen: make(chan struct{}), logPath: logPath}
 	p.Started = time.Now()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	var mu sync.Mutex
-	seen := make(chan struct{})
-	var seenOnce sync.Once
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			line := sc.Text()
-			what, addr, ok := strings.Cut(line, " on ")
-			if !ok || !strings.HasSuffix(what, "listening") {
-				continue
-			}
-			mu.Lock()
-			if what == "listening" && p.Ready == 0 {
-				p.Ready = time.Since(p.Started)
-			}
-			p.Addrs[what] = strings.TrimSpace(addr)
-			all := true
-			for _, w := range want {
-				if p.Addrs[w] == "" {
-					all = false
-				}
-			}
-			mu.Unlock()
-			if all {
-				seenOnce.Do(func() { close(seen) })
-			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
+	go p.readStdout(stdout, want)
 	go func() {
 		p.waitErr = cmd.Wait()
 		logFile.Close()
 		close(p.done)
 	}()
+	return p, nil
+}
+
+// readStdout records the "<what> on ADDR" lines and closes p.seen once
+// every line of want was printed.
+func (p *Proc) readStdout(stdout io.Reader, want []string) {
+	var seenOnce sync.Once
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		what, addr, ok := strings.Cut(line, " on ")
+		if !ok || !strings.HasSuffix(what, "listening") {
+			continue
+		}
+		p.mu.Lock()
+		if what == "listening" && p.Ready == 0 {
+			p.Ready = time.Since(p.Started)
+		}
+		p.Addrs[what] = strings.TrimSpace(addr)
+		all := true
+		for _, w := range want {
+			if p.Addrs[w] == "" {
+				all = false
+			}
+		}
+		p.mu.Unlock()
+		if all {
+			seenOnce.Do(func() { close(p.seen) })
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+}
+
+// WaitReady waits (up to timeout) until the process printed every
+// listening line it was started to wait for. It kills the process when
+// the time runs out.
+func (p *Proc) WaitReady(timeout time.Duration) error {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
-	case <-seen:
-		mu.Lock()
-		defer mu.Unlock()
-		return p, nil
+	case <-p.seen:
+		return nil
 	case <-p.done:
-		return nil, fmt.Errorf("%s exited before it served: %v (log: %s%s)", name, p.waitErr, logPath, tail(logPath))
+		return fmt.Errorf("%s exited before it served: %v (log: %s%s)", p.Name, p.waitErr, p.logPath, tail(p.logPath))
 	case <-t.C:
 		_ = p.Kill()
-		return nil, fmt.Errorf("%s did not print %v within %v (log: %s%s)", name, want, timeout, logPath, tail(logPath))
+		return fmt.Errorf("%s did not print its listening lines within %v (log: %s%s)", p.Name, timeout, p.logPath, tail(p.logPath))
 	}
+}
+
+// Serving reports whether the process printed every listening line it
+// was started to wait for (fxd prints them after recovery).
+func (p *Proc) Serving() bool {
+	select {
+	case <-p.seen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Addr returns the address of the "<what> on ADDR" line, "" until seen.
+func (p *Proc) Addr(what string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.Addrs[what]
 }
 
 // tail returns the last lines of a log file, for error messages.
@@ -161,6 +205,30 @@ func (p *Proc) Kill() error {
 	}
 	<-p.done
 	return err
+}
+
+// Signal sends sig to the process (SIGSTOP and SIGCONT pause and resume
+// it; a stopped process still dies of SIGKILL).
+func (p *Proc) Signal(sig os.Signal) error {
+	if p.Exited() {
+		return os.ErrProcessDone
+	}
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		return fmt.Errorf("signal %v to %s: %w", sig, p.Name, err)
+	}
+	return nil
+}
+
+// Done is closed once the process has ended.
+func (p *Proc) Done() <-chan struct{} { return p.done }
+
+// ExitErr is how the process ended (nil while it runs, or after a clean
+// exit).
+func (p *Proc) ExitErr() error {
+	if !p.Exited() {
+		return nil
+	}
+	return p.waitErr
 }
 
 // Exited reports whether the process has ended.

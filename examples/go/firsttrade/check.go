@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 )
 
 // Before signing, the wallet's side checks that the typed data says what
@@ -60,12 +61,12 @@ func (ex *example) checkPermit(td *client.TypedData, signer, token, units, amoun
 	}
 	usdc := ex.token("USDC").Hex()
 	checks := append([]check{
-		{"signer", signer, ex.wallet.addr.Hex()},
+		{"signer", signer, ex.wallet.Address().Hex()},
 		{"token", token, usdc},
 		{"amount", units, want.String()},
 		{"permitted.token", td.Message.Permitted.Token, usdc},
 		{"permitted.amount", td.Message.Permitted.Amount, want.String()},
-		{"domain.verifyingContract", td.Domain.VerifyingContract, permit2.Hex()},
+		{"domain.verifyingContract", td.Domain.VerifyingContract, wallet.Permit2.Hex()},
 		{"domain.chainId", fmt.Sprint(td.Domain.ChainID), ex.chainID.String()},
 	}, more...)
 	for _, c := range checks {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 )
 
 var (
@@ -22,7 +23,7 @@ var (
 // compare against.
 func testExample(t *testing.T) *example {
 	t.Helper()
-	w, err := newWallet(nil, big.NewInt(1337))
+	w, err := wallet.New(nil, big.NewInt(1337))
 	require.NoError(t, err)
 	return &example{wallet: w, chainID: big.NewInt(1337), tokens: map[string]client.Currency{
 		"USDC": {Symbol: "USDC", Decimals: 6, Address: usdcAddr.Hex(), ChainID: 1337},
@@ -77,7 +78,7 @@ func TestCheckTransferTx(t *testing.T) {
 	ex := testExample(t)
 	payee := common.HexToAddress("0x00000000000000000000000000000000000000c3")
 	data := func(method string, to common.Address, amount int64) string {
-		b, err := erc20.Pack(method, to, big.NewInt(amount))
+		b, err := wallet.ERC20.Pack(method, to, big.NewInt(amount))
 		require.NoError(t, err)
 		return hexutil.Encode(b)
 	}

@@ -13,13 +13,9 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 	"github.com/fxd-labs/fxd/reqsig"
 )
-
-// permit2 is Permit2's address: the same on every EVM chain, the embedded
-// one included. Orders on both rails are Permit2 witness transfers, so
-// this is the one contract the wallet ever approves.
-var permit2 = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
 
 // example is the state of one walk.
 type example struct {
@@ -29,7 +25,7 @@ type example struct {
 	eth     *ethclient.Client
 	chainID *big.Int
 	tokens  map[string]client.Currency // by symbol
-	wallet  *wallet                    // the account's signer wallet, made here
+	wallet  *wallet.Wallet             // the account's signer wallet, made here (its key never leaves it)
 	account string                     // the account id
 	started time.Time
 	mine    map[string]bool // ids of the records this run made (for the ledger)
@@ -117,15 +113,7 @@ func (ex *example) token(symbol string) common.Address {
 // units is a decimal amount of the currency in base units ("25.5" USDC
 // is 25500000): what the typed data and the chain speak.
 func (ex *example) units(symbol, amount string) (*big.Int, error) {
-	r, ok := new(big.Rat).SetString(amount)
-	if !ok || r.Sign() < 0 {
-		return nil, fmt.Errorf("amount %q is not a decimal", amount)
-	}
-	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ex.tokens[symbol].Decimals)), nil)))
-	if !r.IsInt() {
-		return nil, fmt.Errorf("amount %q has more than %d decimals", amount, ex.tokens[symbol].Decimals)
-	}
-	return new(big.Int).Set(r.Num()), nil
+	return wallet.Units(amount, ex.tokens[symbol].Decimals)
 }
 
 // newAdmin reads the admin listener's token.

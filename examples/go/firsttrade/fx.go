@@ -13,7 +13,7 @@ import (
 // takes each rail in turn to show both.
 func (ex *example) quote(ctx context.Context, route string) (*client.Quote, error) {
 	ql, err := ex.api.CreateQuotes(ctx, client.QuoteRequest{
-		FromCurrency: "USDC", ToCurrency: "EURC", Amount: tradeUSDC, SourceWallet: ex.wallet.addr.Hex(),
+		FromCurrency: "USDC", ToCurrency: "EURC", Amount: tradeUSDC, SourceWallet: ex.wallet.Address().Hex(),
 	})
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func (ex *example) tradeAMM(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := ex.api.AcceptQuote(ctx, q.ID, &client.AcceptQuoteRequest{SourceWallet: ex.wallet.addr.Hex()})
+	o, err := ex.api.AcceptQuote(ctx, q.ID, &client.AcceptQuoteRequest{SourceWallet: ex.wallet.Address().Hex()})
 	if err != nil {
 		return err
 	}
@@ -44,10 +44,10 @@ func (ex *example) tradeAMM(ctx context.Context) error {
 	if err := noIssues(o.Issues); err != nil {
 		return err
 	}
-	if err := ex.checkGasless(o.Signing, tradeUSDC, ex.wallet.addr); err != nil {
+	if err := ex.checkGasless(o.Signing, tradeUSDC, ex.wallet.Address()); err != nil {
 		return err
 	}
-	sig, err := ex.wallet.signTypedData(o.Signing.TypedData)
+	sig, err := ex.wallet.SignTypedData(o.Signing.TypedData)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (ex *example) tradeRFQ(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := ex.api.AcceptQuote(ctx, q.ID, &client.AcceptQuoteRequest{SourceWallet: ex.wallet.addr.Hex()})
+	o, err := ex.api.AcceptQuote(ctx, q.ID, &client.AcceptQuoteRequest{SourceWallet: ex.wallet.Address().Hex()})
 	if err != nil {
 		return err
 	}
@@ -83,14 +83,14 @@ func (ex *example) tradeRFQ(ctx context.Context) error {
 	if err := ex.checkFunding(o.Signing, tradeUSDC); err != nil {
 		return err
 	}
-	sig, err := ex.wallet.signTypedData(o.Signing.TypedData)
+	sig, err := ex.wallet.SignTypedData(o.Signing.TypedData)
 	if err != nil {
 		return err
 	}
 	// signing.call is escrowQuoteWithPermit2's ABI and its first three
 	// arguments (the maker's quote and signature, the funding); the
 	// Permit2 signature is the fourth.
-	tx, err := ex.fundEscrow(ctx, o.Signing.Call, sig)
+	tx, err := ex.wallet.FundEscrow(ctx, o.Signing.Call, sig)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 )
 
 // paymentLink creates a link asking linkUSDC and has a customer pay it.
@@ -17,7 +18,7 @@ import (
 // /pay/{id}/submit, no key needed) only makes it look at once.
 func (ex *example) paymentLink(ctx context.Context) error {
 	l, err := ex.api.CreatePaymentLink(ctx, client.PaymentLinkRequest{
-		Currency: "USDC", Amount: linkUSDC, Description: "order #1001", PayoutWallet: ex.wallet.addr.Hex(),
+		Currency: "USDC", Amount: linkUSDC, Description: "order #1001", PayoutWallet: ex.wallet.Address().Hex(),
 	})
 	if err != nil {
 		return err
@@ -26,11 +27,11 @@ func (ex *example) paymentLink(ctx context.Context) error {
 
 	// The customer: a stranger's wallet with USDC and gas, and the public
 	// page of the link (what a checkout page would read from l.URL).
-	customer, err := newWallet(ex.eth, ex.chainID)
+	customer, err := wallet.New(ex.eth, ex.chainID)
 	if err != nil {
 		return err
 	}
-	if _, err := ex.admin.faucet(ctx, customer.addr, "USDC", linkUSDC); err != nil {
+	if _, err := ex.admin.faucet(ctx, customer.Address(), "USDC", linkUSDC); err != nil {
 		return err
 	}
 	page, err := ex.public.GetPublicPaymentLink(ctx, l.ID)
@@ -41,7 +42,7 @@ func (ex *example) paymentLink(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tx, err := customer.transact(ctx, common.HexToAddress(page.TokenAddress), erc20, "transfer", common.HexToAddress(page.ReceiveAddress), amount)
+	tx, err := customer.Transact(ctx, common.HexToAddress(page.TokenAddress), wallet.ERC20, "transfer", common.HexToAddress(page.ReceiveAddress), amount)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (ex *example) paymentLink(ctx context.Context) error {
 		return err
 	}
 	say("link", "%s %s %s paid by customer %s to %s (tx %s); it goes on to %s",
-		paid.ID, paid.AmountReceived, paid.Currency, customer.addr.Hex(), paid.ReceiveAddress, tx.Hex(), paid.PayoutWallet)
+		paid.ID, paid.AmountReceived, paid.Currency, customer.Address().Hex(), paid.ReceiveAddress, tx.Hex(), paid.PayoutWallet)
 	return nil
 }
 

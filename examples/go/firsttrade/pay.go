@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 )
 
 // paySameCurrency pays a supplier in USDC from USDC. The answer carries
@@ -23,7 +24,7 @@ func (ex *example) paySameCurrency(ctx context.Context) error {
 	}
 	tr, err := ex.api.CreateTransfer(ctx, client.TransferRequest{
 		FromCurrency: "USDC", Currency: "USDC", Amount: payUSDC, Recipient: supplier.Hex(),
-		SourceWallet: ex.wallet.addr.Hex(), Memo: "invoice 1001",
+		SourceWallet: ex.wallet.Address().Hex(), Memo: "invoice 1001",
 	})
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func (ex *example) paySameCurrency(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("signing.tx.data: %w", err)
 	}
-	tx, err := ex.wallet.sendData(ctx, common.HexToAddress(tr.Signing.Tx.To), data)
+	tx, err := ex.wallet.SendData(ctx, common.HexToAddress(tr.Signing.Tx.To), data)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (ex *example) payCrossCurrency(ctx context.Context) error {
 	}
 	tr, err := ex.api.CreateTransfer(ctx, client.TransferRequest{
 		FromCurrency: "USDC", Currency: "EURC", Amount: swapUSDC, Recipient: supplier.Hex(),
-		SourceWallet: ex.wallet.addr.Hex(), Memo: "invoice 1002",
+		SourceWallet: ex.wallet.Address().Hex(), Memo: "invoice 1002",
 	})
 	if err != nil {
 		return err
@@ -81,7 +82,7 @@ func (ex *example) payCrossCurrency(ctx context.Context) error {
 	if err := ex.checkGasless(acc.Signing, swapUSDC, supplier); err != nil {
 		return err
 	}
-	sig, err := ex.wallet.signTypedData(acc.Signing.TypedData)
+	sig, err := ex.wallet.SignTypedData(acc.Signing.TypedData)
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (ex *example) checkTransferTx(tx *client.ERC20Transfer, to common.Address) 
 	if err != nil || len(data) < 4 {
 		return fmt.Errorf("signing.tx.data %q", tx.Data)
 	}
-	m, err := erc20.MethodById(data[:4])
+	m, err := wallet.ERC20.MethodById(data[:4])
 	if err != nil || m.Name != "transfer" {
 		return fmt.Errorf("refusing to sign: signing.tx.data is not an ERC-20 transfer")
 	}

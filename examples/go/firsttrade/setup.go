@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/big"
-
-	"github.com/ethereum/go-ethereum/common/math"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/client/wallet"
 )
 
 // The amounts of this walk, in currency units (decimal strings: the API
@@ -25,18 +23,18 @@ const (
 // wallet signs it with personal_sign, and the signature proves control.
 // Only a linked wallet can sign the account's orders and payments.
 func (ex *example) linkWallet(ctx context.Context) error {
-	w, err := newWallet(ex.eth, ex.chainID)
+	w, err := wallet.New(ex.eth, ex.chainID)
 	if err != nil {
 		return err
 	}
 	ex.wallet = w
-	say("wallet", "%s made here; its key never leaves this process", w.addr.Hex())
+	say("wallet", "%s made here; its key never leaves this process", w.Address().Hex())
 
-	ch, err := ex.api.CreateWalletChallenge(ctx, client.WalletChallengeRequest{Address: w.addr.Hex()})
+	ch, err := ex.api.CreateWalletChallenge(ctx, client.WalletChallengeRequest{Address: w.Address().Hex()})
 	if err != nil {
 		return err
 	}
-	sig, err := w.personalSign(ch.Message)
+	sig, err := w.PersonalSign(ch.Message)
 	if err != nil {
 		return err
 	}
@@ -56,11 +54,11 @@ func (ex *example) linkWallet(ctx context.Context) error {
 // and the same-currency transfer. AMM trades and cross-currency transfers
 // are relayed: gasless for the wallet.
 func (ex *example) fund(ctx context.Context) error {
-	tx, err := ex.admin.faucet(ctx, ex.wallet.addr, "USDC", fundUSDC)
+	tx, err := ex.admin.faucet(ctx, ex.wallet.Address(), "USDC", fundUSDC)
 	if err != nil {
 		return err
 	}
-	say("faucet", "%s USDC and gas sent to %s (tx %s)", fundUSDC, ex.wallet.addr.Hex(), tx)
+	say("faucet", "%s USDC and gas sent to %s (tx %s)", fundUSDC, ex.wallet.Address().Hex(), tx)
 	return nil
 }
 
@@ -71,12 +69,11 @@ func (ex *example) fund(ctx context.Context) error {
 // Without it, accept answers issues.allowance and submit is refused with
 // insufficient_allowance.
 func (ex *example) approvePermit2(ctx context.Context) error {
-	max := new(big.Int).Set(math.MaxBig256)
-	tx, err := ex.wallet.transact(ctx, ex.token("USDC"), erc20, "approve", permit2, max)
+	tx, err := ex.wallet.ApprovePermit2(ctx, ex.token("USDC"))
 	if err != nil {
 		return err
 	}
-	say("permit2", "USDC %s approved for Permit2 %s (tx %s)", ex.token("USDC").Hex(), permit2.Hex(), tx.Hex())
+	say("permit2", "USDC %s approved for Permit2 %s (tx %s)", ex.token("USDC").Hex(), wallet.Permit2.Hex(), tx.Hex())
 	return nil
 }
 

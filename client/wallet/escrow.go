@@ -1,8 +1,9 @@
-package main
+package wallet
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"strings"
@@ -46,42 +47,57 @@ type fundingArg struct {
 	Amount, Deadline, Nonce *math.HexOrDecimal256
 }
 
-// fundEscrow broadcasts escrowQuoteWithPermit2(quote, providerSignature,
-// funding, permit2Signature) from the wallet to call.to, with the ABI the
-// service sent (call.abi), and waits until it is mined. The escrow pulls
-// the USDC through Permit2 and locks it until the maker delivers the EURC
-// (or refunds it after the settlement window).
-func (ex *example) fundEscrow(ctx context.Context, call *client.EscrowCall, permit2Sig string) (common.Hash, error) {
+// EscrowCallData encodes an RFQ order's signing.call with the wallet's
+// Permit2 signature appended: escrowQuoteWithPermit2(quote,
+// providerSignature, funding, permit2Signature), with the ABI fragment
+// the service sent (call.abi). It returns the escrow's address and the
+// calldata; the wallet broadcasts it (RFQ funding is not relayed).
+func EscrowCallData(call *client.EscrowCall, permit2Sig string) (common.Address, []byte, error) {
 	if call == nil || len(call.Args) != 3 {
-		return common.Hash{}, fmt.Errorf("signing.call: want escrowQuoteWithPermit2 and 3 arguments")
+		return common.Address{}, nil, errors.New("wallet: signing.call: want escrowQuoteWithPermit2 and 3 arguments")
 	}
 	fragment, err := json.Marshal([]client.ABIFunction{call.ABI})
 	if err != nil {
-		return common.Hash{}, err
+		return common.Address{}, nil, err
 	}
 	escrowABI, err := abi.JSON(strings.NewReader(string(fragment)))
 	if err != nil {
-		return common.Hash{}, fmt.Errorf("signing.call.abi: %w", err)
+		return common.Address{}, nil, fmt.Errorf("wallet: signing.call.abi: %w", err)
 	}
 	var q quoteArg
 	var f fundingArg
 	var makerSig, takerSig hexutil.Bytes
 	for i, dst := range []any{&q, &makerSig, &f} {
 		if err := json.Unmarshal(call.Args[i], dst); err != nil {
-			return common.Hash{}, fmt.Errorf("signing.call.args[%d]: %w", i, err)
+			return common.Address{}, nil, fmt.Errorf("wallet: signing.call.args[%d]: %w", i, err)
 		}
 	}
 	for _, v := range []*math.HexOrDecimal256{q.AmountIn, q.AmountOut, q.Expiry, q.Salt, f.Amount, f.Deadline, f.Nonce} {
 		if v == nil {
-			return common.Hash{}, fmt.Errorf("signing.call.args: an integer field is missing")
+			return common.Address{}, nil, errors.New("wallet: signing.call.args: an integer field is missing")
 		}
 	}
 	if err := takerSig.UnmarshalText([]byte(permit2Sig)); err != nil {
-		return common.Hash{}, err
+		return common.Address{}, nil, fmt.Errorf("wallet: permit2 signature: %w", err)
 	}
 	quote := escrowQuote{q.Maker, q.Taker, q.TokenIn, q.TokenOut, bigOf(q.AmountIn), bigOf(q.AmountOut), bigOf(q.Expiry), bigOf(q.Salt)}
 	funding := escrowFunding{f.Signer, f.ExecutionID, f.Escrow, f.QuoteHash, f.Token, bigOf(f.Amount), bigOf(f.Deadline), bigOf(f.Nonce)}
-	return ex.wallet.transact(ctx, common.HexToAddress(call.To), escrowABI, call.ABI.Name, quote, []byte(makerSig), funding, []byte(takerSig))
+	data, err := escrowABI.Pack(call.ABI.Name, quote, []byte(makerSig), funding, []byte(takerSig))
+	if err != nil {
+		return common.Address{}, nil, fmt.Errorf("wallet: pack %s: %w", call.ABI.Name, err)
+	}
+	return common.HexToAddress(call.To), data, nil
+}
+
+// FundEscrow broadcasts the RFQ escrow funding from the wallet and waits
+// until it is mined. The escrow pulls the input through Permit2 and locks
+// it until the maker delivers (or refunds it after the settlement window).
+func (w *Wallet) FundEscrow(ctx context.Context, call *client.EscrowCall, permit2Sig string) (common.Hash, error) {
+	to, data, err := EscrowCallData(call, permit2Sig)
+	if err != nil {
+		return common.Hash{}, err
+	}
+	return w.SendData(ctx, to, data)
 }
 
 // bigOf is a decoded integer as the ABI encoder takes it.
