@@ -92,10 +92,14 @@ func nextJob(tr *tracked, now time.Time) jobKind {
 		switch {
 		case tr.settleBy.IsZero():
 			return jobSyncEscrow // learns the settle deadline, or a missed log
+		case now.After(tr.settleBy.Add(refundGrace)):
+			// Before the ask: after a restart past the window, settleAsked
+			// is false again and a settle reverts (SettleWindowClosed), so
+			// asking first looped forever and the refund was never sent
+			// (found by the torture harness).
+			return jobRefund
 		case !tr.settleAsked:
 			return jobAskSettle
-		case now.After(tr.settleBy.Add(refundGrace)):
-			return jobRefund
 		case poll:
 			return jobSyncEscrow // settled or refunded (a dropped log)
 		}
