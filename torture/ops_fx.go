@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -87,18 +88,17 @@ func (w *worker) accept(ctx context.Context, q *quoted, from, to string, amount 
 		}
 		return nil, nil, nil
 	}
-	switch {
-	case resp.Status == http.StatusConflict && errorCode(resp.Body) == "quote_expired",
-		resp.Status == http.StatusNotFound && req.gen != q.gen:
-		// A pause outlived the quote, or a restart voided it (quotes live
-		// in memory). Registered as refused: the lists must then not hold
-		// an order for the quote (were an earlier, unanswered attempt
-		// durable, the resend had to replay it).
+	if resp.Status == http.StatusConflict && errorCode(resp.Body) == "quote_expired" || w.quoteForgotten(q, req, resp) {
+		// A pause (or a long wait for the heavy rate limit) outlived the
+		// quote, or a restart voided it (quotes live in memory).
+		// Registered as refused: the lists must then not hold an order for
+		// the quote (were an earlier, unanswered attempt durable, the
+		// resend had to replay it).
 		w.h.reg.addOrder(o)
 		return nil, nil, nil
 	}
 	if resp.Status != http.StatusOK {
-		return nil, nil, unexpected("fx.accept", resp)
+		return nil, nil, unexpectedReq("fx.accept", req, resp)
 	}
 	var acc client.AcceptedOrder
 	if err := decode(resp, &acc); err != nil {
@@ -111,6 +111,25 @@ func (w *worker) accept(ctx context.Context, q *quoted, from, to string, amount 
 	w.orders = append(w.orders, o)
 	w.mu.Unlock()
 	return o, &acc, nil
+}
+
+// quoteRetention is how long past its expires_at the service still knows
+// a quote (to answer quote_expired; fx/book.go keeps a minute), less a
+// margin for the two clocks.
+const quoteRetention = 55 * time.Second
+
+// quoteForgotten reports whether a 404 to an accept is the service no
+// longer knowing the quote: made by an earlier generation (a restart
+// voids the book), or accepted past its retention.
+func (w *worker) quoteForgotten(q *quoted, req *request, resp *client.Response) bool {
+	if resp.Status != http.StatusNotFound {
+		return false
+	}
+	if req.gen != q.gen {
+		return true
+	}
+	exp, err := time.Parse(time.RFC3339, q.ExpiresAt)
+	return err == nil && req.answerAt.After(exp.Add(quoteRetention))
 }
 
 // tradeAMM: quote, accept, check and sign the GaslessOrder, submit the

@@ -194,3 +194,10 @@ func (e *unexpectedAnswer) Error() string { return e.msg }
 func unexpected(opName string, resp *client.Response) error {
 	return &unexpectedAnswer{fmt.Sprintf("%s: %s answered %d %.300s", opName, resp.Target, resp.Status, resp.Body)}
 }
+
+// unexpectedReq is unexpected with the request's history (attempts,
+// refusals, unanswered attempts, the generation that answered).
+func unexpectedReq(opName string, r *request, resp *client.Response) error {
+	return &unexpectedAnswer{fmt.Sprintf("%s: %s answered %d %.300s (attempt %d: %d refused, %d unanswered; generation %d)",
+		opName, resp.Target, resp.Status, resp.Body, r.attempts, r.refusals, r.unknowns, r.gen)}
+}
