@@ -112,17 +112,21 @@ func startAnvil(t testing.TB, chainID uint64) *anvilNode {
 }
 
 // kill ends anvil's process group with SIGKILL and waits for anvil.
-func (n *anvilNode) kill() {
+func (n *anvilNode) kill() { killGroup(n.cmd, n.exited) }
+
+// killGroup ends cmd's process group with SIGKILL (a stopped process
+// too) and waits until exited is closed.
+func killGroup(cmd *exec.Cmd, exited <-chan struct{}) {
 	select {
-	case <-n.exited:
+	case <-exited:
 		return
 	default:
 	}
-	if err := syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = n.cmd.Process.Kill()
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		_ = cmd.Process.Kill()
 	}
 	select {
-	case <-n.exited:
+	case <-exited:
 	case <-time.After(stopDeadline):
 		panic("anvil did not die within " + stopDeadline.String() + " of SIGKILL")
 	}

@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -454,18 +453,4 @@ func (a *statefulAnvil) signal(t testing.TB, sig syscall.Signal) {
 }
 
 // kill ends the process group with SIGKILL (a stopped process too).
-func (p *anvilProc) kill() {
-	select {
-	case <-p.exited:
-		return
-	default:
-	}
-	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = p.cmd.Process.Kill()
-	}
-	select {
-	case <-p.exited:
-	case <-time.After(stopDeadline):
-		panic("anvil did not die within " + stopDeadline.String() + " of SIGKILL")
-	}
-}
+func (p *anvilProc) kill() { killGroup(p.cmd, p.exited) }
