@@ -29,8 +29,9 @@ func (w *worker) direction() (string, string) {
 	return eurc, usdc
 }
 
-// quoted is a quote and the server generation that made it: quotes live
-// in the server's memory, so a restart voids them.
+// quoted is a quote and the server generation that made it (genUnknown
+// when its request spanned a kill): quotes live in the server's memory, so
+// a restart voids them.
 type quoted struct {
 	*client.Quote
 	gen int
@@ -98,7 +99,10 @@ func (w *worker) accept(ctx context.Context, q *quoted, from, to string, amount 
 		return nil, nil, nil
 	}
 	if resp.Status != http.StatusOK {
-		return nil, nil, unexpectedReq("fx.accept", req, resp)
+		err := unexpectedReq("fx.accept", req, resp)
+		err.msg += fmt.Sprintf("; the quote: generation %d, expires_at %s, accept answered at %s",
+			q.gen, q.ExpiresAt, req.answerAt.UTC().Format(time.RFC3339Nano))
+		return nil, nil, err
 	}
 	var acc client.AcceptedOrder
 	if err := decode(resp, &acc); err != nil {
@@ -119,13 +123,14 @@ func (w *worker) accept(ctx context.Context, q *quoted, from, to string, amount 
 const quoteRetention = 55 * time.Second
 
 // quoteForgotten reports whether a 404 to an accept is the service no
-// longer knowing the quote: made by an earlier generation (a restart
-// voids the book), or accepted past its retention.
+// longer knowing the quote: made by another generation than the one that
+// answered the accept, or either not pinned to one (a restart voids the
+// book), or accepted past its retention.
 func (w *worker) quoteForgotten(q *quoted, req *request, resp *client.Response) bool {
 	if resp.Status != http.StatusNotFound {
 		return false
 	}
-	if req.gen != q.gen {
+	if req.gen != q.gen || q.gen == genUnknown {
 		return true
 	}
 	exp, err := time.Parse(time.RFC3339, q.ExpiresAt)

@@ -100,7 +100,7 @@ func (h *harness) deliverWith(ctx context.Context, do doFunc, r *request) (*clie
 	}
 	give := time.Now().Add(maxTrying)
 	for {
-		gen, err := h.srv.waitUp(ctx)
+		lease, err := h.srv.waitUp(ctx)
 		if err != nil {
 			h.hist.giveUp(r)
 			return nil, errGaveUp
@@ -112,7 +112,7 @@ func (h *harness) deliverWith(ctx context.Context, do doFunc, r *request) (*clie
 		h.hist.attempt(r, cls == attUnknown, cls == attRefused)
 		if cls == attFinal {
 			replayed := resp.Header.Get("Idempotency-Replayed") == "true"
-			h.hist.settle(r, resp.Status, resp.Body, gen, replayed)
+			h.hist.settle(r, resp.Status, resp.Body, h.srv.answeredBy(lease), replayed)
 			if replayed && r.unknowns == 0 && r.idemKey != "" {
 				h.fail("%s %s (key %s): a fresh Idempotency-Key was answered as a replay: %d %.200s",
 					r.method, r.path, r.idemKey, resp.Status, resp.Body)
@@ -197,7 +197,7 @@ func unexpected(opName string, resp *client.Response) error {
 
 // unexpectedReq is unexpected with the request's history (attempts,
 // refusals, unanswered attempts, the generation that answered).
-func unexpectedReq(opName string, r *request, resp *client.Response) error {
+func unexpectedReq(opName string, r *request, resp *client.Response) *unexpectedAnswer {
 	return &unexpectedAnswer{fmt.Sprintf("%s: %s answered %d %.300s (attempt %d: %d refused, %d unanswered; generation %d)",
 		opName, resp.Target, resp.Status, resp.Body, r.attempts, r.refusals, r.unknowns, r.gen)}
 }

@@ -36,6 +36,7 @@ type server struct {
 	cur     *bench.FXD
 	gen     int
 	up      chan struct{} // closed while the current generation serves
+	serving int           // the generation that closed up
 	lastRun time.Duration // how long the last successful start took
 }
 
@@ -120,6 +121,7 @@ func (s *server) start() error {
 	}
 	s.mu.Lock()
 	s.lastRun = took
+	s.serving = gen
 	close(s.up)
 	s.mu.Unlock()
 	return nil
@@ -191,17 +193,47 @@ func (s *server) stop() error {
 	return nil
 }
 
-// waitUp waits until a generation serves; it returns that generation.
-func (s *server) waitUp(ctx context.Context) (int, error) {
+// genUnknown labels an answer that cannot be pinned to one generation.
+const genUnknown = -1
+
+// serveLease is what waitUp hands a sender: the generation serving when it
+// returned and the up channel it served under.
+type serveLease struct {
+	gen int
+	up  chan struct{}
+}
+
+// waitUp waits until a generation serves and returns its lease.
+func (s *server) waitUp(ctx context.Context) (serveLease, error) {
 	for {
 		s.mu.Lock()
-		up, gen := s.up, s.gen
+		up := s.up
 		s.mu.Unlock()
 		select {
 		case <-up:
-			return gen, nil
+			s.mu.Lock()
+			l, same := serveLease{s.serving, up}, s.up == up
+			s.mu.Unlock()
+			if same {
+				return l, nil
+			}
+			// Marked down again since: wait for the next generation.
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return serveLease{}, ctx.Err()
 		}
 	}
+}
+
+// answeredBy is the generation that answered a request sent under l: l's
+// when no kill or stop began since (each marks the server down first),
+// else genUnknown, as the request may have reached the next generation.
+// A label never claims a generation it cannot prove: the accept check
+// relies on it.
+func (s *server) answeredBy(l serveLease) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.up != l.up {
+		return genUnknown
+	}
+	return l.gen
 }
