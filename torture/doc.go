@@ -51,7 +51,9 @@
 // reached every matching endpoint with its id and body (good receivers
 // always; hostile ones unless the service disabled the endpoint); the
 // server's resident memory stayed under Config.RSSLimit (sampled every
-// second); a clean stop and a final `fxd wal verify`.
+// second; the server runs with GOMEMLIMIT at three quarters of it, so
+// what the bound catches is memory that stays live, not GC slack); a
+// clean stop and a final `fxd wal verify`.
 //
 // # Seeds
 //

@@ -47,7 +47,8 @@ func newServer(cfg Config, flags []string) (*server, error) {
 	}
 	s := &server{bin: cfg.Bin, dataDir: filepath.Join(cfg.WorkDir, "data"), logDir: filepath.Join(cfg.WorkDir, "logs"),
 		flags: flags, logf: cfg.Logf, up: make(chan struct{})}
-	s.opts = bench.SpawnOptions{Env: cleanEnv(), Listen: ports[0], AdminListen: ports[1], ChainRPCListen: ports[2]}
+	env := append(cleanEnv(), fmt.Sprintf("GOMEMLIMIT=%dMiB", memLimitOf(cfg.RSSLimit)>>20))
+	s.opts = bench.SpawnOptions{Env: env, Listen: ports[0], AdminListen: ports[1], ChainRPCListen: ports[2]}
 	for _, d := range []string{s.dataDir, s.logDir} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, fmt.Errorf("torture: %w", err)
@@ -70,12 +71,20 @@ func freePorts(n int) ([]string, error) {
 	return out, nil
 }
 
+// memLimitOf is the server's soft memory limit (GOMEMLIMIT) under an RSS
+// bound: three quarters of it, as an operator sizes it for a box of that
+// memory. Without one, fxd's GOGC=400 lets garbage grow to four times the
+// live heap (cmd/fxd/serve.go), and the bound would measure GC slack; with
+// it, the bound is broken only by what stays live: a leak.
+func memLimitOf(rssLimit uint64) uint64 { return rssLimit / 4 * 3 }
+
 // cleanEnv is our environment without SVC_* variables (fxd reads them as
-// flag defaults; the run must not depend on the caller's shell).
+// flag defaults; the run must not depend on the caller's shell) and
+// without GOMEMLIMIT (the run sets its own).
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SVC_") {
+		if !strings.HasPrefix(kv, "SVC_") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
 			env = append(env, kv)
 		}
 	}

@@ -34,6 +34,7 @@ type Summary struct {
 
 	PeakRSSMiB     uint64   `json:"peak_rss_mib"`
 	RSSLimitMiB    uint64   `json:"rss_bound_mib"`
+	GoMemLimitMiB  uint64   `json:"server_gomemlimit_mib"`
 	RSSSamples     int      `json:"rss_samples"`
 	RSSByMinuteMiB []uint64 `json:"rss_peak_by_minute_mib"`
 
@@ -67,7 +68,7 @@ func (h *harness) summarize(began time.Time, walFinal string) Summary {
 		Wall: time.Since(began).Round(time.Second).String(), WallSeconds: time.Since(began).Seconds(),
 		Commit: m.GitCommit, CommitDirty: m.GitDirty, CPUModel: m.CPUModel, NumCPU: m.NumCPU,
 		Accounts: h.cfg.Accounts, Workers: len(h.workers), ClientTimeout: h.cfg.ClientTimeout.String(),
-		RSSLimitMiB: h.cfg.RSSLimit >> 20, WALFinal: walFinal, Ops: map[string]int{}}
+		RSSLimitMiB: h.cfg.RSSLimit >> 20, GoMemLimitMiB: memLimitOf(h.cfg.RSSLimit) >> 20, WALFinal: walFinal, Ops: map[string]int{}}
 	s.Binary = binaryVersion(h.cfg.Bin)
 	for _, k := range receiverKinds {
 		if r := h.recv[k]; r != nil {
@@ -188,7 +189,8 @@ func (s Summary) Table() string {
 		n += v
 	}
 	row("anomalies (not failures)", n)
-	row("peak RSS / bound", fmt.Sprintf("%d MiB / %d MiB (%d samples; by minute %v)", s.PeakRSSMiB, s.RSSLimitMiB, s.RSSSamples, s.RSSByMinuteMiB))
+	row("peak RSS / bound", fmt.Sprintf("%d MiB / %d MiB (server GOMEMLIMIT %d MiB; %d samples; by minute %v)",
+		s.PeakRSSMiB, s.RSSLimitMiB, s.GoMemLimitMiB, s.RSSSamples, s.RSSByMinuteMiB))
 	row("wal verify (runs, failures)", fmt.Sprintf("%d, %d; final %s", s.WALVerifies, s.WALFailures, s.WALFinal))
 	for i, msg := range s.Failures {
 		if i == 10 {
