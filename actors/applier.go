@@ -54,7 +54,7 @@ func (e *Engine) applyOnce() (int, error) {
 		if e.readBack {
 			// Caught up: the segments the log cached for reading back are
 			// not needed again (up to two whole segments of heap).
-			e.log.DropReadCache()
+			e.dropReadCache()
 			e.readBack = false
 		}
 		for i, payload := range fed {

@@ -80,6 +80,11 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 	if !e.ready.Load() {
 		return StateBackup{}, ErrNotReady
 	}
+	if e.local == nil {
+		// A backup is a store checkpoint plus the local log's records
+		// after it; a cluster's log is the replicated stream itself.
+		return StateBackup{}, ErrBackupClusterLog
+	}
 	if !e.backup.mu.TryLock() {
 		return StateBackup{}, ErrBackupRunning
 	}
@@ -102,12 +107,15 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 		return StateBackup{}, fmt.Errorf("actors: backup: record %s: %w", MetaLastBackup, err)
 	}
 	last := e.log.LastIndex()
-	rep, err := e.log.CopyRange(walDir, applied+1, last)
+	rep, err := e.local.CopyRange(walDir, applied+1, last)
 	if err != nil {
 		return StateBackup{}, fmt.Errorf("actors: backup: %w", err)
 	}
 	return StateBackup{AppliedIndex: applied, LastIndex: last, Log: rep}, nil
 }
+
+// ErrBackupClusterLog refuses a backup of an engine on a cluster log.
+var ErrBackupClusterLog = errors.New("actors: backup copies the local log; this engine's log is a cluster stream")
 
 // checkpointIndex reads the applied index of the checkpoint in dir.
 func checkpointIndex(dir string) (uint64, error) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fxd-labs/fxd/internal/loglevel"
+	"github.com/fxd-labs/fxd/partlog"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/fxd-labs/fxd/domain"
@@ -38,8 +39,12 @@ type Config struct {
 	Clock func() time.Time
 	// Logger receives one JSON line per event of note.
 	Logger *slog.Logger
-	// WAL tunes the log; zero values take its defaults.
+	// WAL tunes the local log; zero values take its defaults.
 	WAL wal.Options
+	// OpenLog, if set, opens the engine's log instead of the local one
+	// under DataDir/wal: a cluster node's JetStream stream (jslog). The
+	// engine passes its durable feed and its fatal exit in opts.
+	OpenLog func(opts partlog.Options) (partlog.PartitionLog, error)
 	// feedSize overrides maxFeed (tests).
 	feedSize int
 }
@@ -68,8 +73,11 @@ func (c *Config) defaults() {
 // Engine owns the log, the snapshot store, the actor system and the key
 // directory. It is the only door through which state changes.
 type Engine struct {
-	cfg    Config
-	log    *wal.Log
+	cfg Config
+	log partlog.PartitionLog
+	// local is log when it is the local write-ahead log, else nil: its
+	// read cache, statistics and the backup's copy exist only there.
+	local  *wal.Log
 	store  *snapshot.Store
 	system *actor.ActorSystem
 	dir    *Directory
@@ -103,23 +111,20 @@ func Open(cfg Config) (*Engine, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("actors: data dir %s: %w", cfg.DataDir, err)
 	}
-	walOpts := cfg.WAL
 	fd := &feed{size: cmp.Or(cfg.feedSize, maxFeed)}
-	walOpts.OnDurable = fd.push // the engine's applier is the log's one tailing reader
 	fx := newFatalExit(cfg.Logger)
-	if walOpts.OnFatal == nil {
-		walOpts.OnFatal = fx.fail // the one line, then exit 3 (fatal.go)
+	// The engine's applier is the log's one tailing reader; a failed log
+	// ends the process with the one line, then exit 3 (fatal.go).
+	opts := partlog.Options{OnDurable: fd.push, OnFatal: cfg.WAL.OnFatal, Logf: cfg.WAL.Logf}
+	if opts.OnFatal == nil {
+		opts.OnFatal = fx.fail
 	}
-	if walOpts.Logf == nil {
-		walOpts.Logf = walLogf(cfg.Logger)
+	if opts.Logf == nil {
+		opts.Logf = walLogf(cfg.Logger)
 	}
-	log, rep, err := wal.Open(filepath.Join(cfg.DataDir, "wal"), walOpts)
+	log, local, err := openLog(cfg, opts)
 	if err != nil {
 		return nil, err
-	}
-	if rep.CutBytes > 0 {
-		cfg.Logger.Warn("wal tail repaired", "segment", rep.Segment, "cut_at", rep.CutAtOffset,
-			"cut_bytes", rep.CutBytes, "broken_file", rep.BrokenFile, "last_good_index", rep.LastGoodIndex)
 	}
 	store, err := snapshot.OpenFatal(filepath.Join(cfg.DataDir, "state"), fx.fail)
 	if err != nil {
@@ -127,12 +132,35 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{
-		cfg: cfg, log: log, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
+		cfg: cfg, log: log, local: local, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
 		system: NewSystem(cfg.Logger),
 		stop:   make(chan struct{}),
 		fx:     fx,
 	}
 	return e, nil
+}
+
+// openLog opens cfg.OpenLog's log, or the local one (repairing a torn
+// tail), which it also returns as local.
+func openLog(cfg Config, opts partlog.Options) (partlog.PartitionLog, *wal.Log, error) {
+	if cfg.OpenLog != nil {
+		log, err := cfg.OpenLog(opts)
+		if err != nil {
+			return nil, nil, fmt.Errorf("actors: open log: %w", err)
+		}
+		return log, nil, nil
+	}
+	walOpts := cfg.WAL
+	walOpts.OnDurable, walOpts.OnFatal, walOpts.Logf = opts.OnDurable, opts.OnFatal, opts.Logf
+	log, rep, err := wal.Open(filepath.Join(cfg.DataDir, "wal"), walOpts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rep.CutBytes > 0 {
+		cfg.Logger.Warn("wal tail repaired", "segment", rep.Segment, "cut_at", rep.CutAtOffset,
+			"cut_bytes", rep.CutBytes, "broken_file", rep.BrokenFile, "last_good_index", rep.LastGoodIndex)
+	}
+	return log, log, nil
 }
 
 // NewSystem is a protoactor actor system whose own log lines go through
@@ -163,7 +191,7 @@ func (e *Engine) Recover() error {
 	if err != nil {
 		return err
 	}
-	e.log.DropReadCache() // replay read the log back; the feed serves from now on
+	e.dropReadCache() // replay read the log back; the feed serves from now on
 	e.readBack = false
 	if err := e.store.Keys(func(k *domain.APIKey) error { e.dir.put(k); return nil }); err != nil {
 		return err
@@ -227,11 +255,28 @@ func (e *Engine) LastIndex() uint64 { return e.log.LastIndex() }
 
 // LogBatches is the number of group-committed log batches (one fsync each)
 // since start.
-func (e *Engine) LogBatches() uint64 { return e.log.Batches() }
+func (e *Engine) LogBatches() uint64 {
+	if e.local == nil {
+		return 0
+	}
+	return e.local.Batches()
+}
 
 // LogTailBytes is the log's tail segment, which the log library holds in
 // memory (wal.Log.TailBytes).
-func (e *Engine) LogTailBytes() int64 { return e.log.TailBytes() }
+func (e *Engine) LogTailBytes() int64 {
+	if e.local == nil {
+		return 0
+	}
+	return e.local.TailBytes()
+}
+
+// dropReadCache frees what the local log cached for reading back.
+func (e *Engine) dropReadCache() {
+	if e.local != nil {
+		e.local.DropReadCache()
+	}
+}
 
 // AppliedIndex is the last index the snapshot store holds.
 func (e *Engine) AppliedIndex() uint64 { return e.applied.Load() }

@@ -10,10 +10,21 @@ import (
 // Read-only views of the engine for the service's metrics and logs.
 
 // LogFsyncDurations is the log's fsync-duration histogram since Open.
-func (e *Engine) LogFsyncDurations() histogram.Snapshot { return e.log.FsyncDurations() }
+// (empty on a cluster log, whose fsyncs are the NATS servers').
+func (e *Engine) LogFsyncDurations() histogram.Snapshot {
+	if e.local == nil {
+		return histogram.Snapshot{}
+	}
+	return e.local.FsyncDurations()
+}
 
 // LogBatchSizes is the log's records-per-batch histogram since Open.
-func (e *Engine) LogBatchSizes() histogram.Snapshot { return e.log.BatchSizes() }
+func (e *Engine) LogBatchSizes() histogram.Snapshot {
+	if e.local == nil {
+		return histogram.Snapshot{}
+	}
+	return e.local.BatchSizes()
+}
 
 // ActiveByKind counts the entity actors in memory by kind (indexed by
 // domain.Kind). It walks the registry a shard at a time, holding each

@@ -8,29 +8,32 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fxd-labs/fxd/partlog"
+
 	tidwall "github.com/tidwall/wal"
 )
 
-// Errors returned by Log. Match them with errors.Is; most are wrapped with
-// the index or path involved.
+// Errors returned by Log: partlog's, which every log of the engine returns.
+// Match them with errors.Is; most are wrapped with the index or path
+// involved.
 var (
 	// ErrQueueFull is returned at once when MaxQueue appends (or
 	// MaxQueueBytes of payload) are already waiting for the writer. The
 	// queue never grows past its limits: the caller sheds load.
-	ErrQueueFull = errors.New("wal: append queue full")
+	ErrQueueFull = partlog.ErrQueueFull
 	// ErrClosed is returned by every call made after Close.
-	ErrClosed = errors.New("wal: log closed")
+	ErrClosed = partlog.ErrClosed
 	// ErrTooLarge is returned for a payload longer than MaxPayload.
-	ErrTooLarge = errors.New("wal: payload too large")
+	ErrTooLarge = partlog.ErrTooLarge
 	// ErrFailed is returned by every append after a write or fsync failed.
 	// The log never retries; the process is expected to exit (see
 	// Options.OnFatal).
-	ErrFailed = errors.New("wal: log failed")
+	ErrFailed = partlog.ErrFailed
 	// ErrOutOfRange is returned for an index outside FirstIndex..LastIndex.
-	ErrOutOfRange = errors.New("wal: index out of range")
+	ErrOutOfRange = partlog.ErrOutOfRange
 	// ErrCorrupt is returned when stored bytes fail verification: a frame
 	// that does not decode, carries the wrong index or breaks the chain.
-	ErrCorrupt = errors.New("wal: corrupt log")
+	ErrCorrupt = partlog.ErrCorrupt
 )
 
 // Defaults for the zero values of Options.
