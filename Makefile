@@ -46,7 +46,7 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRows -fuzztime=$(FUZZTIME) ./domain/
 	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./reqsig/
 	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
-	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/
+	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/jsonbody/
 	$(GO) test -run=^$$ -fuzz=FuzzRouterMatch -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzRequestBody -fuzztime=$(FUZZTIME) ./httpd/
 	$(GO) test -run=^$$ -fuzz=FuzzQuery -fuzztime=$(FUZZTIME) ./httpd/

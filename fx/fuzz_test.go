@@ -18,6 +18,8 @@ import (
 	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/simtest"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/domain/domaintest"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 )
 
 // The FX desk's own checks of a request body, fuzzed through the desk's
@@ -29,52 +31,9 @@ import (
 // funding lookup, and each order's Decide. Only the chain is in memory;
 // nothing is left out for lack of one.
 //
-// The body's decode is the front door's (httpd.decodeStrict, fuzzed by
+// The body's decode is the front door's own (jsonbody.Decode, fuzzed by
 // httpd's FuzzRequestBody): a body it refuses never reaches the desk, so
-// these targets decode the same way (one JSON object, no unknown field,
-// nothing after it) and stop at a refusal.
-
-// contractStatus is CONTRACT.md's error table: code → status.
-var contractStatus = map[string]int{
-	domain.CodeInvalidRequest: 400, domain.CodeUnsupportedAsset: 400, domain.CodeInvalidSignature: 400,
-	domain.CodeFundingNotVerified: 400, domain.CodeTransferNotVerified: 400, domain.CodeInsufficientAllowance: 400,
-	domain.CodeInsufficientBalance: 400, domain.CodeRelayWouldRevert: 400, domain.CodeInvalidWebhookURL: 400,
-	domain.CodeNotPermitted: 403, domain.CodeNotFound: 404, domain.CodeInvalidState: 409, domain.CodeTxAlreadyUsed: 409,
-	domain.CodeQuoteExpired: 409, domain.CodeIdempotencyInProgress: 409, domain.CodeIdempotencyKeyReused: 422,
-	domain.CodeNoQuoteAvailable: 502, domain.CodeUnavailable: 503,
-}
-
-// requireContractReply: a refusal is exactly {"error":{"code","message"}}
-// with a code of the table and the table's status.
-func requireContractReply(t *testing.T, r domain.Reply) {
-	t.Helper()
-	var e map[string]map[string]string
-	require.NoError(t, json.Unmarshal(r.Body, &e), "%s", r.Body)
-	require.Len(t, e, 1, "%s", r.Body)
-	require.Len(t, e["error"], 2, "%s", r.Body)
-	status, ok := contractStatus[e["error"]["code"]]
-	require.True(t, ok, "not a contract code: %s", r.Body)
-	require.Equal(t, status, r.Status, "%s", r.Body)
-	require.NotEmpty(t, e["error"]["message"], "%s", r.Body)
-}
-
-// decodeBody decodes body as the front door does; optional: an empty
-// body is no fields. It reports whether the body would reach the desk.
-func decodeBody(body []byte, v any, optional bool) bool {
-	if optional && len(body) == 0 {
-		return true
-	}
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return false
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if dec.Decode(v) != nil {
-		return false
-	}
-	return len(bytes.TrimSpace(body[dec.InputOffset():])) == 0
-}
+// these targets stop at a refusal.
 
 // fuzzDesk is newQuoteEnv's desk with the gasless leg accept and submit
 // need, an accepted order of each route, the account wallet's signature
@@ -151,7 +110,7 @@ func FuzzQuoteBody(f *testing.F) {
 	f.Add([]byte(`{"from_currency":"USDC","to_currency":"EURC","amount":"100"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var req QuoteRequest
-		if !decodeBody(body, &req, false) {
+		if jsonbody.Decode(body, &req) != nil {
 			return
 		}
 		if fd.quoteSeen.Add(1)%50_000 == 0 {
@@ -162,7 +121,7 @@ func FuzzQuoteBody(f *testing.F) {
 		require.Equal(t, index, fd.desk.e.LastIndex(), "a quote wrote to the log")
 		if derr != nil {
 			t.Logf("%d %s", derr.Status, derr.Message)
-			requireContractReply(t, derr.Reply())
+			domaintest.RequireContractReply(t, derr.Reply())
 			return
 		}
 		amount, perr := domain.ParseAmount("amount", req.Amount, domain.DecimalsOf(req.FromCurrency))
@@ -212,7 +171,8 @@ func FuzzOrderBody(f *testing.F) {
 		switch row {
 		case orderAcceptAMM, orderAcceptRFQ:
 			var req AcceptRequest
-			if !decodeBody(body, &req, true) {
+			// An empty body is no fields, as httpd's entityWrite takes it.
+			if len(body) > 0 && jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			q := fd.quote(t, map[int]string{orderAcceptAMM: domain.RouteAMM, orderAcceptRFQ: domain.RouteRFQ}[row])
@@ -220,7 +180,7 @@ func FuzzOrderBody(f *testing.F) {
 			out, err = fd.desk.Accept(ctx, fd.acct, q, req, nil)
 		default:
 			var req SubmitRequest
-			if !decodeBody(body, &req, false) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			want = map[int]string{orderSubmitAMM: fd.amm, orderSubmitRFQ: fd.rfq}[row]
@@ -229,7 +189,7 @@ func FuzzOrderBody(f *testing.F) {
 		require.NoError(t, err)
 		t.Logf("row %d: %d %.160s", row, out.Reply.Status, out.Reply.Body)
 		if out.Reply.Status >= 400 {
-			requireContractReply(t, out.Reply)
+			domaintest.RequireContractReply(t, out.Reply)
 			require.Equal(t, index, fd.desk.e.LastIndex(), "a refusal wrote to the log: %s", out.Reply.Body)
 			return
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/fx"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 	"github.com/fxd-labs/fxd/pay"
 	"github.com/fxd-labs/fxd/snapshot"
 	"github.com/fxd-labs/fxd/webhook"
@@ -127,7 +128,7 @@ func adminDecode(r *http.Request, v any) *domain.Error {
 	if err != nil {
 		return domain.ErrInvalid("body: %v", err)
 	}
-	return decodeStrict(body, v)
+	return jsonbody.Decode(body, v)
 }
 
 func (a *Admin) outcome(w http.ResponseWriter, out domain.Outcome, err error) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/domain/domaintest"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -126,18 +127,18 @@ func TestAuthMutationOverHTTP(t *testing.T) {
 }
 
 // requireContractStatus: an error body of the contract's shape whose code
-// belongs to the status in CONTRACT.md's table. It returns the code.
+// belongs to the status in CONTRACT.md's table (domaintest) and is one a
+// mutated request may get. It returns the code.
 func requireContractStatus(t *testing.T, status int, body []byte) string {
 	t.Helper()
+	domaintest.RequireContractReply(t, domain.Reply{Status: status, Body: body})
 	var e struct {
-		Error struct{ Code, Message string } `json:"error"`
+		Error struct{ Code string } `json:"error"`
 	}
 	require.NoError(t, json.Unmarshal(body, &e), "%s", body)
-	want, ok := map[string]int{domain.CodeInvalidRequest: 400, domain.CodeAuthFailed: 401, domain.CodeStaleTimestamp: 401,
-		domain.CodeReplayed: 401, domain.CodeNotFound: 404, domain.CodeBodyTooLarge: 413}[e.Error.Code]
-	require.True(t, ok, "code %q is not an answer a mutated request may get: %s", e.Error.Code, body)
-	require.Equal(t, want, status, "%s", body)
-	require.NotEmpty(t, e.Error.Message)
+	require.Contains(t, []string{domain.CodeInvalidRequest, domain.CodeAuthFailed, domain.CodeStaleTimestamp,
+		domain.CodeReplayed, domain.CodeNotFound, domain.CodeBodyTooLarge}, e.Error.Code,
+		"code %q is not an answer a mutated request may get: %s", e.Error.Code, body)
 	return e.Error.Code
 }
 

@@ -2,13 +2,14 @@ package httpd
 
 import (
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 )
 
 func (s *Server) getAccount(rc *reqCtx) { rc.ask(domain.GetAccount{}) }
 
 func (s *Server) createContact(rc *reqCtx) {
 	var c domain.CreateContact
-	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}
@@ -28,7 +29,7 @@ func (s *Server) getContact(rc *reqCtx) { rc.ask(domain.GetContact{ID: rc.params
 
 func (s *Server) updateContact(rc *reqCtx) {
 	var c domain.UpdateContact
-	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}

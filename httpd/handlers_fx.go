@@ -8,6 +8,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/fx"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 )
 
 // errNoDesk answers FX routes of a server built without the FX desk (unit
@@ -26,7 +27,7 @@ func (s *Server) createQuotes(rc *reqCtx) {
 		return
 	}
 	var req fx.QuoteRequest
-	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &req); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}
@@ -79,7 +80,7 @@ func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.
 // Idempotency-Key, run, and write the entity's answer.
 func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
-		if err := decodeStrict(body, req); err != nil {
+		if err := jsonbody.Decode(body, req); err != nil {
 			writeError(rc.ctx, err)
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 	"github.com/fxd-labs/fxd/pay"
 )
 
@@ -126,7 +127,7 @@ func (s *Server) payLink(rc *reqCtx) {
 		return
 	}
 	var req pay.PaySubmit
-	if err := decodeStrict(rc.ctx.Request.Body(), &req); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &req); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/fxd-labs/fxd/chain/siwe"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 )
 
 func (s *Server) listWallets(rc *reqCtx) {
@@ -22,7 +23,7 @@ func (s *Server) listWallets(rc *reqCtx) {
 // where they are signing in.
 func (s *Server) createChallenge(rc *reqCtx) {
 	var c domain.CreateChallenge
-	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}
@@ -47,7 +48,7 @@ func (s *Server) createChallenge(rc *reqCtx) {
 // here, on the request goroutine, so the account actor only compares.
 func (s *Server) registerWallet(rc *reqCtx) {
 	var c domain.RegisterWallet
-	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}
@@ -79,7 +80,7 @@ func recoverWalletSigner(c *domain.RegisterWallet) *domain.Error {
 
 func (s *Server) updateWallet(rc *reqCtx) {
 	var c domain.UpdateWallet
-	if err := decodeStrict(rc.ctx.Request.Body(), &c); err != nil {
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}

@@ -656,7 +656,7 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 		desc.WriteString(". Codes:")
 		for _, c := range cs {
 			e, _ := errorCodeByName(c)
-			desc.WriteString(" `" + c + "` (" + e.When + ");")
+			desc.WriteString(" `" + c + "` (" + e.Meaning + ");")
 		}
 		resp := obj{
 			"description":       strings.TrimSuffix(desc.String(), ";") + ".",

@@ -17,52 +17,16 @@ import (
 // sorted, so a document built from these is byte-for-byte deterministic.
 type obj = map[string]any
 
-// errorCode is one row of CONTRACT.md's error table.
-type errorCode struct {
-	Status int
-	Code   string
-	When   string
-}
-
-// errorCodes is CONTRACT.md's error table, in its order. The Error schema's
-// code enum and every error response's list of codes come from here; a test
-// holds it equal to the table in CONTRACT.md.
-var errorCodes = []errorCode{
-	{400, domain.CodeInvalidRequest, "malformed JSON, missing or unknown field, bad amount, bad limit"},
-	{400, domain.CodeUnsupportedAsset, "currency not in GET /currencies"},
-	{400, "invalid_signature", "a submitted EIP-712 signature does not recover to the order's signer (checked before anything is relayed)"},
-	{400, "funding_not_verified", "a mined tx_hash lacks the expected QuoteEscrowed log (state unchanged)"},
-	{400, domain.CodeTransferNotVerified, "a mined tx_hash lacks the expected Transfer log (state unchanged)"},
-	{400, domain.CodeInsufficientAllowance, "relay pre-flight: the signer's ERC-20 allowance for Permit2 is short; nothing relayed, record unchanged"},
-	{400, domain.CodeInsufficientBalance, "relay pre-flight: the signer's balance is short; nothing relayed, record unchanged"},
-	{400, domain.CodeRelayWouldRevert, "relay pre-flight: the simulated relay reverts (message names the decoded reason); nothing relayed"},
-	{400, "invalid_webhook_url", "not HTTPS, or fails SSRF screening (message says why)"},
-	{401, domain.CodeAuthFailed, "missing or unknown key, revoked key, bad signature encoding, signature mismatch"},
-	{401, domain.CodeStaleTimestamp, "SVC-TIMESTAMP outside ±30 s of server time; the response carries SVC-Server-Time"},
-	{401, domain.CodeReplayed, "an identical signed request was already accepted"},
-	{403, domain.CodeInsufficientScope, "the key lacks the route's scope"},
-	{403, domain.CodeNotPermitted, `KYC / launch access refuses the action; message exactly "Source wallet is not permitted for swap" or "Source wallet is not permitted for pay"`},
-	{404, domain.CodeNotFound, "unknown id, or an id of another account"},
-	{409, domain.CodeInvalidState, "transition not allowed from the record's state"},
-	{409, domain.CodeTxAlreadyUsed, "a transaction log already confirmed another transfer"},
-	{409, "quote_expired", "accept after the quote's expires_at"},
-	{409, domain.CodeIdempotencyInProgress, "the same Idempotency-Key is still executing; Retry-After given"},
-	{413, domain.CodeBodyTooLarge, "body over 64 KiB"},
-	{422, domain.CodeIdempotencyKeyReused, "same Idempotency-Key and route, different body"},
-	{429, domain.CodeOverLimit, "rate limit exceeded; Retry-After gives the seconds until a slot frees"},
-	{502, "no_quote_available", "neither rail can quote the pair and amount"},
-	{503, "webhook_encryption_unavailable", "no webhook master key is configured; nothing is stored"},
-	{503, domain.CodeUnavailable, "recovering, or the chain is unreachable for a call that needs it"},
-}
-
-// errorCodeByName finds a row of errorCodes.
-func errorCodeByName(code string) (errorCode, bool) {
-	for _, e := range errorCodes {
+// errorCodeByName finds a row of CONTRACT.md's error table
+// (domain.ErrorTable, which the Error schema's code enum and every error
+// response's list of codes come from; a test holds it equal to CONTRACT.md).
+func errorCodeByName(code string) (domain.ErrorRow, bool) {
+	for _, e := range domain.ErrorTable {
 		if e.Code == code {
 			return e, true
 		}
 	}
-	return errorCode{}, false
+	return domain.ErrorRow{}, false
 }
 
 // Patterns of the wire formats.
@@ -235,8 +199,8 @@ func arrayOf(items obj, desc string) obj {
 // openAPISchemas returns the components.schemas of the document, fresh on
 // every call.
 func openAPISchemas() obj {
-	codes := make([]string, len(errorCodes))
-	for i, e := range errorCodes {
+	codes := make([]string, len(domain.ErrorTable))
+	for i, e := range domain.ErrorTable {
 		codes[i] = e.Code
 	}
 	schemas := obj{

@@ -241,8 +241,8 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	valid("Health", mustJSON(t, healthView{Status: "ok", Version: Version, WALIndex: 7}))
 	valid("Health", `{"status":"ok","version":"1.0.0","wal_index":7,"chain":{"chain_id":1337,"head":12}}`)
 	valid("Time", `{"unix":1793000000}`)
-	for _, e := range errorCodes {
-		valid("Error", string((&domain.Error{Status: e.Status, Code: e.Code, Message: e.When}).Reply().Body))
+	for _, e := range domain.ErrorTable {
+		valid("Error", string((&domain.Error{Status: e.Status, Code: e.Code, Message: e.Meaning}).Reply().Body))
 	}
 	invalid("Error", `{"error":{"code":"no_such_code","message":"x"}}`)
 
@@ -685,9 +685,9 @@ func asSlice(v any) []any {
 
 // contractErrorTable parses the error table of CONTRACT.md: status and
 // backquoted codes of each row.
-func contractErrorTable(t *testing.T) []errorCode {
+func contractErrorTable(t *testing.T) []domain.ErrorRow {
 	t.Helper()
-	var out []errorCode
+	var out []domain.ErrorRow
 	in := false
 	sc := bufio.NewScanner(bytes.NewReader(sharedFile(t, "CONTRACT.md")))
 	row := regexp.MustCompile(`^\|\s*(\d{3})\s*\|([^|]*)\|`)
@@ -704,7 +704,7 @@ func contractErrorTable(t *testing.T) []errorCode {
 		}
 		status, _ := strconv.Atoi(m[1])
 		for _, c := range code.FindAllStringSubmatch(m[2], -1) {
-			out = append(out, errorCode{Status: status, Code: c[1]})
+			out = append(out, domain.ErrorRow{Status: status, Code: c[1]})
 		}
 	}
 	require.NoError(t, sc.Err())
@@ -717,11 +717,11 @@ func contractErrorTable(t *testing.T) []errorCode {
 func TestOpenAPIErrorCodes(t *testing.T) {
 	contract := contractErrorTable(t)
 	require.NotEmpty(t, contract)
-	var ours []errorCode
-	for _, e := range errorCodes {
-		ours = append(ours, errorCode{Status: e.Status, Code: e.Code})
+	var ours []domain.ErrorRow
+	for _, e := range domain.ErrorTable {
+		ours = append(ours, domain.ErrorRow{Status: e.Status, Code: e.Code})
 	}
-	require.ElementsMatch(t, contract, ours, "errorCodes must equal CONTRACT.md's error table")
+	require.Equal(t, contract, ours, "domain.ErrorTable must equal CONTRACT.md's error table, in its order")
 
 	doc := decodeDoc(t, buildTestDoc(t))
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)

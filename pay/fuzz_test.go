@@ -22,7 +22,9 @@ import (
 	"github.com/fxd-labs/fxd/chain/simtest"
 	"github.com/fxd-labs/fxd/chain/siwe"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/domain/domaintest"
 	"github.com/fxd-labs/fxd/fx"
+	"github.com/fxd-labs/fxd/httpd/jsonbody"
 )
 
 // The payments desk's own checks of a request body, fuzzed through the
@@ -40,48 +42,9 @@ import (
 // command, i.e. all but the write, so a long run does not fill the log.
 // The others run the desk's entry points themselves.
 //
-// The body's decode is the front door's (httpd.decodeStrict, fuzzed by
+// The body's decode is the front door's own (jsonbody.Decode, fuzzed by
 // httpd's FuzzRequestBody): a body it refuses never reaches the desk, so
-// these targets decode the same way and stop at a refusal.
-
-// contractStatus is CONTRACT.md's error table: code → status.
-var contractStatus = map[string]int{
-	domain.CodeInvalidRequest: 400, domain.CodeUnsupportedAsset: 400, domain.CodeInvalidSignature: 400,
-	domain.CodeFundingNotVerified: 400, domain.CodeTransferNotVerified: 400, domain.CodeInsufficientAllowance: 400,
-	domain.CodeInsufficientBalance: 400, domain.CodeRelayWouldRevert: 400, domain.CodeInvalidWebhookURL: 400,
-	domain.CodeNotPermitted: 403, domain.CodeNotFound: 404, domain.CodeInvalidState: 409, domain.CodeTxAlreadyUsed: 409,
-	domain.CodeQuoteExpired: 409, domain.CodeIdempotencyInProgress: 409, domain.CodeIdempotencyKeyReused: 422,
-	domain.CodeNoQuoteAvailable: 502, domain.CodeUnavailable: 503,
-}
-
-// requireContractReply: a refusal is exactly {"error":{"code","message"}}
-// with a code of the table and the table's status.
-func requireContractReply(t *testing.T, r domain.Reply) {
-	t.Helper()
-	var e map[string]map[string]string
-	require.NoError(t, json.Unmarshal(r.Body, &e), "%s", r.Body)
-	require.Len(t, e, 1, "%s", r.Body)
-	require.Len(t, e["error"], 2, "%s", r.Body)
-	status, ok := contractStatus[e["error"]["code"]]
-	require.True(t, ok, "not a contract code: %s", r.Body)
-	require.Equal(t, status, r.Status, "%s", r.Body)
-	require.NotEmpty(t, e["error"]["message"], "%s", r.Body)
-}
-
-// decodeBody decodes body as the front door does and reports whether the
-// body would reach the desk.
-func decodeBody(body []byte, v any) bool {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return false
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if dec.Decode(v) != nil {
-		return false
-	}
-	return len(bytes.TrimSpace(body[dec.InputOffset():])) == 0
-}
+// these targets stop at a refusal.
 
 // fuzzPay is a payments desk as fxd serve builds it, on a simulated chain,
 // with one account holding a wallet (the user key) and two contacts (one
@@ -235,7 +198,7 @@ func FuzzTransferBody(f *testing.F) {
 		switch row := int(sel) % numTransferRows; row {
 		case transferCreate:
 			var req TransferRequest
-			if !decodeBody(body, &req) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			cmd, err := fp.desk.createCommand(ctx, fp.acct, req)
@@ -247,7 +210,7 @@ func FuzzTransferBody(f *testing.F) {
 			}
 		default:
 			var req SubmitRequest
-			if !decodeBody(body, &req) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			want = map[int]string{transferSubmitSame: fp.same, transferSubmitCross: fp.cross}[row]
@@ -257,7 +220,7 @@ func FuzzTransferBody(f *testing.F) {
 		}
 		t.Logf("sel %d: %d %.160s", sel, reply.Status, reply.Body)
 		if reply.Status >= 400 {
-			requireContractReply(t, reply)
+			domaintest.RequireContractReply(t, reply)
 			require.Equal(t, index, fp.e.LastIndex(), "a refusal wrote to the log: %s", reply.Body)
 			return
 		}
@@ -292,20 +255,20 @@ func FuzzLinkBody(f *testing.F) {
 		switch row := int(sel) % numLinkRows; row {
 		case linkCreate:
 			var req LinkRequest
-			if !decodeBody(body, &req) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			out, err = fp.desk.CreateLink(ctx, fp.acct, req, nil)
 		case linkPay:
 			var req PaySubmit
-			if !decodeBody(body, &req) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			want = fp.link
 			out, err = fp.desk.SubmitPayment(ctx, want, req)
 		default:
 			var req LinkUpdate
-			if !decodeBody(body, &req) {
+			if jsonbody.Decode(body, &req) != nil {
 				return
 			}
 			want = fp.cancel
@@ -314,7 +277,7 @@ func FuzzLinkBody(f *testing.F) {
 		require.NoError(t, err)
 		t.Logf("sel %d: %d %.160s", sel, out.Reply.Status, out.Reply.Body)
 		if out.Reply.Status >= 400 {
-			requireContractReply(t, out.Reply)
+			domaintest.RequireContractReply(t, out.Reply)
 			require.Equal(t, index, fp.e.LastIndex(), "a refusal wrote to the log: %s", out.Reply.Body)
 			return
 		}

@@ -1,4 +1,4 @@
-package httpd
+package jsonbody
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // with another. A body encoding/json refuses anyway is left to it (nil),
 // so its error stays the one the client sees.
 //
-// It belongs on decodeStrict's slow path only: flatjson's fast path
+// It belongs on Decode's slow path only: flatjson's fast path
 // already refuses all three (it falls back), so the hot path pays nothing.
 func checkJSONText(body []byte) *domain.Error {
 	if !utf8.Valid(body) {
