@@ -150,7 +150,7 @@ func validateContact(ct *Contact) *Error {
 	if err := checkText("name", ct.Name, maxNameRunes, false); err != nil {
 		return err
 	}
-	addr, err := NormalizeAddress("address", ct.Address)
+	addr, err := NormalizeRecipient("address", ct.Address)
 	if err != nil {
 		return err
 	}

@@ -256,6 +256,7 @@ func TestDecideCreateContactRefusals(t *testing.T) {
 		{"non-hex digit", CreateContact{Name: "A", Address: addrLower[:41] + "g"}, CodeInvalidRequest, "address must be a 0x-prefixed 20-byte hex address"},
 		{"padded", CreateContact{Name: "A", Address: " " + addrLower[:41]}, CodeInvalidRequest, "address must be a 0x-prefixed 20-byte hex address"},
 		{"empty address", CreateContact{Name: "A"}, CodeInvalidRequest, "address must be a 0x-prefixed 20-byte hex address"},
+		{"zero address", CreateContact{Name: "A", Address: "0x0000000000000000000000000000000000000000"}, CodeInvalidRequest, "address must not be the zero address"},
 		{"lower-case currency", CreateContact{Name: "A", Address: addrSum, Currency: ptr("usdc")}, CodeUnsupportedAsset, `currency "usdc" is not supported; see GET /currencies`},
 		{"unknown currency", CreateContact{Name: "A", Address: addrSum, Currency: ptr("BTC")}, CodeUnsupportedAsset, `currency "BTC" is not supported; see GET /currencies`},
 		{"empty name", CreateContact{Address: addrSum}, CodeInvalidRequest, "name is required"},

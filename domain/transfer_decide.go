@@ -160,7 +160,7 @@ func (s *TransferState) create(c CreateTransfer, env Env) ([]*Transfer, Reply, *
 	if c.Amount == nil || c.Amount.Sign() <= 0 || c.Amount.Cmp(maxTransferUnits(from.Decimals)) > 0 {
 		return nil, Reply{}, ErrInvalid("amount must be more than 0 and at most %d", maxTransferWhole)
 	}
-	recipient, err := NormalizeAddress("recipient", c.Recipient)
+	recipient, err := NormalizeRecipient("recipient", c.Recipient)
 	if err != nil {
 		return nil, Reply{}, err
 	}

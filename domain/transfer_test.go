@@ -158,8 +158,11 @@ func TestTransferCreateValidation(t *testing.T) {
 		"too much":    func(c *CreateTransfer) { c.Amount = bi("10000000000001") },
 		"currency":    func(c *CreateTransfer) { c.Currency = "BTC" },
 		"recipient":   func(c *CreateTransfer) { c.Recipient = "0x12" },
-		"memo":        func(c *CreateTransfer) { c.Memo = string(make([]byte, 141)) },
-		"expired":     func(c *CreateTransfer) { c.ExpiresAt = t0 },
+		"zero recipient": func(c *CreateTransfer) {
+			c.Recipient = "0x0000000000000000000000000000000000000000"
+		},
+		"memo":    func(c *CreateTransfer) { c.Memo = string(make([]byte, 141)) },
+		"expired": func(c *CreateTransfer) { c.ExpiresAt = t0 },
 	} {
 		cmd := createTransferCmd("USDC", "USDC")
 		edit(&cmd)

@@ -53,6 +53,22 @@ func NormalizeAddress(field, s string) (string, *Error) {
 	return sum, nil
 }
 
+// NormalizeRecipient is NormalizeAddress for an address money is sent
+// to, which must not be the zero address: an ERC-20 transfer there is
+// refused by the token (OpenZeppelin's ERC20InvalidReceiver) or, by older
+// tokens, burned. Refusing it at create spares the payer a signed
+// transaction that reverts or loses the money.
+func NormalizeRecipient(field, s string) (string, *Error) {
+	addr, err := NormalizeAddress(field, s)
+	if err != nil {
+		return "", err
+	}
+	if common.HexToAddress(addr) == (common.Address{}) {
+		return "", ErrInvalid("%s must not be the zero address", field)
+	}
+	return addr, nil
+}
+
 // isBidiControl matches the embedding, override and isolate characters
 // that can make a name display as something else (Trojan Source).
 func isBidiControl(r rune) bool {

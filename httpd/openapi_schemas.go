@@ -462,7 +462,7 @@ func openAPISchemas() obj {
 				"from_currency": currency("Currency paid from."),
 				"currency":      currency("Currency the payee receives."),
 				"amount":        amount("Amount, in from_currency."),
-				"recipient":     address("Payee address."),
+				"recipient":     address("Payee address; not the zero address."),
 				"contact_id":    id("ct_", "A saved contact as the payee."),
 				"source_wallet": address("Registered signer wallet paying; default the primary wallet."),
 				"memo":          tString(""),
@@ -528,7 +528,7 @@ func openAPISchemas() obj {
 		// Contacts.
 		"ContactCreate": request("", obj{
 			"name":     obj{"type": "string", "minLength": 1, "maxLength": 100},
-			"address":  address("Payout address."),
+			"address":  address("Payout address; not the zero address."),
 			"currency": obj{"type": []string{"string", "null"}, "description": "Preferred currency symbol (see GET /currencies); null, \"\" or absent: none."},
 			"memo":     obj{"type": []string{"string", "null"}, "maxLength": 140},
 		}, "name", "address"),
