@@ -136,10 +136,15 @@ func (e *Engine) compact() error {
 	if err := e.store.Sync(); err != nil {
 		return err
 	}
-	// A running backup may still need records after its checkpoint (backup.go).
-	before := e.backup.truncateBefore(applied)
-	if err := e.log.TruncateFront(before); err != nil {
-		return fmt.Errorf("actors: truncate log before %d: %w", before, err)
+	// A cluster stream is the other replicas' source too (a node catching
+	// up, a new owner with an older store): one engine's store is no
+	// reason to drop it. Its retention is the cluster's (DECISIONS.md).
+	if e.local != nil {
+		// A running backup may still need records after its checkpoint (backup.go).
+		before := e.backup.truncateBefore(applied)
+		if err := e.log.TruncateFront(before); err != nil {
+			return fmt.Errorf("actors: truncate log before %d: %w", before, err)
+		}
 	}
 	if _, err := e.store.SweepIdem(e.cfg.Clock(), sweepBatch); err != nil {
 		return err

@@ -67,8 +67,12 @@ func liveState(t *testing.T, e *Engine, acct string) *domain.AccountState {
 }
 
 func TestExecWritesAreDurableAndReplayable(t *testing.T) {
+	forEachLog(t, testExecWritesAreDurableAndReplayable)
+}
+
+func testExecWritesAreDurableAndReplayable(t *testing.T, k logKind) {
 	dir := t.TempDir()
-	e := openEngine(t, dir)
+	e := openEngineWith(t, k.config(t, dir))
 	acct := createAccount(t, e)
 	ctx := context.Background()
 
@@ -92,7 +96,7 @@ func TestExecWritesAreDurableAndReplayable(t *testing.T) {
 	require.NoError(t, e.Close())
 
 	// After a restart the replay answer is the same bytes.
-	e = openEngine(t, dir)
+	e = openEngineWith(t, k.config(t, dir))
 	defer e.Close()
 	after, err := e.Exec(ctx, acct, domain.Request{Cmd: contactCmd(1), Idem: idem("k1", "a")})
 	require.NoError(t, err)
@@ -116,13 +120,17 @@ func TestRebuiltStateEqualsLive(t *testing.T) {
 		{"fed", 0, false},
 		{"feed overflowing", 3, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) { testRebuiltStateEqualsLive(t, tc.feedSize, tc.drops) })
+		t.Run(tc.name, func(t *testing.T) {
+			forEachLog(t, func(t *testing.T, k logKind) { testRebuiltStateEqualsLive(t, k, tc.feedSize, tc.drops) })
+		})
 	}
 }
 
-func testRebuiltStateEqualsLive(t *testing.T, feedSize int, drops bool) {
+func testRebuiltStateEqualsLive(t *testing.T, k logKind, feedSize int, drops bool) {
 	dir := t.TempDir()
-	e := openEngineWith(t, Config{DataDir: dir, feedSize: feedSize})
+	cfg := k.config(t, dir)
+	cfg.feedSize = feedSize
+	e := openEngineWith(t, cfg)
 	ctx := context.Background()
 	accts := []string{createAccount(t, e), createAccount(t, e), createAccount(t, e)}
 	var wg sync.WaitGroup
@@ -168,7 +176,7 @@ func testRebuiltStateEqualsLive(t *testing.T, feedSize int, drops bool) {
 	require.NoError(t, e.Close())
 
 	// Restart: recovery rebuilds from store + log and the actors load it.
-	e = openEngine(t, dir)
+	e = openEngineWith(t, k.config(t, dir))
 	defer e.Close()
 	for _, a := range accts {
 		_, err := e.Ask(ctx, a, domain.GetAccount{})
@@ -188,8 +196,12 @@ func requireSameState(t *testing.T, want, got *domain.AccountState) {
 }
 
 func TestRecoveryReplaysLogTailIntoStore(t *testing.T) {
+	forEachLog(t, testRecoveryReplaysLogTailIntoStore)
+}
+
+func testRecoveryReplaysLogTailIntoStore(t *testing.T, k logKind) {
 	dir := t.TempDir()
-	e := openEngine(t, dir)
+	e := openEngineWith(t, k.config(t, dir))
 	acct := createAccount(t, e)
 	for i := 0; i < 50; i++ {
 		_, err := e.Exec(context.Background(), acct, domain.Request{Cmd: contactCmd(i)})
@@ -202,7 +214,7 @@ func TestRecoveryReplaysLogTailIntoStore(t *testing.T) {
 	// possible from outside, so instead reopen only the store and check
 	// that it never claims more than the log holds.
 	require.NoError(t, e.Close())
-	e = openEngine(t, dir)
+	e = openEngineWith(t, k.config(t, dir))
 	defer e.Close()
 	require.Equal(t, last, e.LastIndex())
 	require.Equal(t, last, e.AppliedIndex())

@@ -141,3 +141,24 @@ func frameSizeAt(b []byte) (int, bool) {
 	}
 	return HeaderSize + int(length), true
 }
+
+// SplitFrame decodes the frame at the start of b (its size from its length
+// field) and returns it and the bytes after it: for a buffer of frames
+// laid end to end, as a replicated log's message holds a batch. Every
+// check is DecodeFrame's; a b too short for the frame its header
+// announces is ErrShort.
+func SplitFrame(b []byte) (Frame, []byte, error) {
+	size, ok := frameSizeAt(b)
+	if !ok || size > len(b) {
+		_, err := DecodeFrame(b) // ErrShort or ErrLength, after the magic and version checks
+		if err == nil {
+			err = fmt.Errorf("%w: %d bytes, the header announces more", ErrShort, len(b))
+		}
+		return Frame{}, nil, err
+	}
+	f, err := DecodeFrame(b[:size])
+	if err != nil {
+		return Frame{}, nil, err
+	}
+	return f, b[size:], nil
+}

@@ -138,3 +138,41 @@ func BenchmarkAppendFrame(b *testing.B) {
 		buf, crc = AppendFrame(buf[:0], 12345, crc, payload)
 	}
 }
+
+// TestSplitFrame: frames laid end to end split back one by one; a cut or
+// damaged buffer is refused with DecodeFrame's errors.
+func TestSplitFrame(t *testing.T) {
+	var buf []byte
+	var crc uint32
+	payloads := [][]byte{[]byte("a"), {}, bytes.Repeat([]byte{7}, 300)}
+	for i, p := range payloads {
+		buf, crc = AppendFrame(buf, uint64(i+1), crc, p)
+	}
+	rest := buf
+	for i, p := range payloads {
+		f, next, err := SplitFrame(rest)
+		require.NoError(t, err)
+		require.Equal(t, uint64(i+1), f.Index)
+		require.Equal(t, p, f.Payload)
+		rest = next
+	}
+	require.Empty(t, rest)
+
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want error
+	}{
+		{"header cut", buf[:HeaderSize-1], ErrShort},
+		{"payload cut", buf[:HeaderSize], ErrShort},
+		{"bad magic", append([]byte{0}, buf[1:]...), ErrBadMagic},
+		{"flipped payload bit", func() []byte {
+			b := append([]byte(nil), buf...)
+			b[HeaderSize] ^= 1
+			return b
+		}(), ErrChecksum},
+	} {
+		_, _, err := SplitFrame(tc.b)
+		require.ErrorIs(t, err, tc.want, tc.name)
+	}
+}

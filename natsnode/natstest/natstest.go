@@ -1,0 +1,148 @@
+// Package natstest starts embedded NATS nodes for tests: one standalone
+// node, or a cluster of n nodes on loopback that is ready for replicated
+// streams. It is not a _test package so that the tests of every package
+// that runs on JetStream (jslog, later the engine) share it; it takes no
+// *testing.T, and callers shut down what they start.
+package natstest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"path/filepath"
+	"time"
+
+	"github.com/fxd-labs/fxd/natsnode"
+)
+
+// ReadyTimeout bounds the wait for a cluster's JetStream meta leader and
+// peers: a first election takes the raft election timeout (4 to 9 s in
+// nats-server) and a busy machine more.
+const ReadyTimeout = 60 * time.Second
+
+// pollEvery is how often readiness is polled.
+const pollEvery = 20 * time.Millisecond
+
+// StartNode starts a standalone node (no cluster) storing in dir.
+func StartNode(dir, name string, logf func(string, ...any)) (*natsnode.Node, error) {
+	return natsnode.Start(natsnode.Config{Name: name, StoreDir: dir, Logf: logf})
+}
+
+// Cluster is n nodes routed to each other.
+type Cluster struct {
+	Nodes []*natsnode.Node
+}
+
+// StartCluster starts n nodes named n0, n1, ... storing under dir/<name>,
+// and waits until JetStream has a meta leader that counts all n peers, so
+// that a stream of up to n replicas can be created at once. Route ports
+// are picked free first, then released and given to the nodes: another
+// process taking one in between fails the start (retry).
+func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("natstest: cluster of %d nodes", n)
+	}
+	ports, err := freePorts(n)
+	if err != nil {
+		return nil, fmt.Errorf("natstest: cluster ports: %w", err)
+	}
+	peers := make([]string, n)
+	for i, p := range ports {
+		peers[i] = fmt.Sprintf("nats://127.0.0.1:%d", p)
+	}
+	c := &Cluster{}
+	for i := range n {
+		name := fmt.Sprintf("n%d", i)
+		node, err := natsnode.Start(natsnode.Config{
+			Name:          name,
+			StoreDir:      filepath.Join(dir, name),
+			ClusterName:   "fxdtest",
+			ClusterListen: fmt.Sprintf("127.0.0.1:%d", ports[i]),
+			Peers:         peers,
+			Logf:          logf,
+		})
+		if err != nil {
+			c.Shutdown()
+			return nil, fmt.Errorf("natstest: %w", err)
+		}
+		c.Nodes = append(c.Nodes, node)
+	}
+	if err := c.WaitReady(ReadyTimeout); err != nil {
+		c.Shutdown()
+		return nil, err
+	}
+	return c, nil
+}
+
+// WaitReady polls until a running node is the JetStream meta leader and
+// counts as many peers (online, with JetStream) as there are running
+// nodes.
+func (c *Cluster) WaitReady(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		running := c.running()
+		for _, n := range c.Nodes {
+			s := n.Server()
+			if s.Running() && s.JetStreamIsLeader() && len(s.JetStreamClusterPeers()) >= running {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natstest: no JetStream meta leader with %d peers after %s", running, timeout)
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// running counts the nodes not shut down.
+func (c *Cluster) running() int {
+	k := 0
+	for _, n := range c.Nodes {
+		if n.Server().Running() {
+			k++
+		}
+	}
+	return k
+}
+
+// Node returns the node named name, nil if there is none.
+func (c *Cluster) Node(name string) *natsnode.Node {
+	for _, n := range c.Nodes {
+		if n.Name() == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// Shutdown shuts every node down.
+func (c *Cluster) Shutdown() {
+	for _, n := range c.Nodes {
+		n.Shutdown()
+	}
+}
+
+// freePorts reserves n distinct free loopback ports, holding all of them
+// at once so that none is returned twice, then releases them.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+		addr, ok := l.Addr().(*net.TCPAddr)
+		if !ok {
+			return nil, errors.New("listener without a TCP address")
+		}
+		ports = append(ports, addr.Port)
+	}
+	return ports, nil
+}
