@@ -97,6 +97,38 @@ type countedConn struct {
 	l      *connLimit
 	busy   bool
 	closed atomic.Bool
+	// heard: the peer has sent a byte; mute: writes are dropped (see
+	// Server.readError). Both belong to the goroutine serving the
+	// connection, which does all its reads and writes.
+	heard, mute bool
+}
+
+// Read notes that the peer has spoken.
+func (c *countedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.heard = true
+	}
+	return n, err
+}
+
+// Write drops what is written to a muted connection.
+func (c *countedConn) Write(p []byte) (int, error) {
+	if c.mute {
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}
+
+// muteIfUnheard mutes ctx's connection if its peer never sent a byte,
+// and reports whether it did.
+func muteIfUnheard(ctx *fasthttp.RequestCtx) bool {
+	c, ok := ctx.Conn().(*countedConn)
+	if !ok || c.heard {
+		return false
+	}
+	c.mute = true
+	return true
 }
 
 // Close counts the connection out once, however often it is called.

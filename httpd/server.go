@@ -300,6 +300,12 @@ func (s *Server) readError(ctx *fasthttp.RequestCtx, err error) {
 		writeError(ctx, errBodyTooBig)
 	case errors.As(err, &small):
 		writeError(ctx, errHeaderTooBig)
+	case errors.Is(err, os.ErrDeadlineExceeded) && muteIfUnheard(ctx):
+		// A connection that never sent a byte asked nothing: it is closed
+		// unanswered, as an idle keep-alive one is. An answer would be
+		// unsolicited, and a client putting its first request on the
+		// connection at that moment would read it as that request's.
+		return
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		writeError(ctx, s.errReadTimeout)
 	default:
