@@ -126,7 +126,7 @@ func Open(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := snapshot.OpenFatal(filepath.Join(cfg.DataDir, "state"), fx.fail)
+	store, err := snapshot.OpenFatal(filepath.Join(cfg.DataDir, "state"), fx.fail, cfg.Logger)
 	if err != nil {
 		_ = log.Close()
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"syscall"
 )
@@ -13,10 +14,19 @@ import (
 // a storage error, so the operator gets the service's one line; as a
 // panic otherwise, and always when fatal is nil, so an invariant
 // violation keeps its stack.
-type quietLogger struct{ fatal func(error) }
+// Its error lines go to log, the service's JSON log, when set (plain
+// text on stderr otherwise: the CLI's read-only opens).
+type quietLogger struct {
+	fatal func(error)
+	log   *slog.Logger
+}
 
 func (quietLogger) Infof(string, ...any) {}
-func (quietLogger) Errorf(format string, args ...any) {
+func (l quietLogger) Errorf(format string, args ...any) {
+	if l.log != nil {
+		l.log.Error("pebble: " + fmt.Sprintf(format, args...))
+		return
+	}
 	fmt.Fprintf(os.Stderr, "pebble: "+format+"\n", args...)
 }
 func (l quietLogger) Fatalf(format string, args ...any) {
@@ -47,13 +57,13 @@ func (e *fatalError) Unwrap() error { return e.cause }
 // of tries in 20 s, one stderr line each), and the applier's Sync waits
 // for it meanwhile; the log stays the truth, so ending the process loses
 // nothing and the next start rebuilds the store from the log.
-func backgroundError(fatal func(error)) func(error) {
+func backgroundError(l quietLogger) func(error) {
 	return func(err error) {
 		if isStorageError(err) {
-			fatal(fmt.Errorf("snapshot: %w", err))
+			l.fatal(fmt.Errorf("snapshot: %w", err))
 			return
 		}
-		quietLogger{}.Errorf("background error: %s", err)
+		l.Errorf("background error: %s", err)
 	}
 }
 

@@ -1,9 +1,12 @@
 package snapshot
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"syscall"
 	"testing"
@@ -35,10 +38,17 @@ func TestQuietLoggerFatalf(t *testing.T) {
 
 func TestBackgroundError(t *testing.T) {
 	var got []error
-	bg := backgroundError(func(err error) { got = append(got, err) })
+	var lines bytes.Buffer
+	bg := backgroundError(quietLogger{fatal: func(err error) { got = append(got, err) },
+		log: slog.New(slog.NewJSONHandler(&lines, nil))})
 	bg(fmt.Errorf("flush: %w", &os.PathError{Op: "write", Path: "/d/state/000004.sst", Err: syscall.ENOSPC}))
 	require.Len(t, got, 1)
 	require.ErrorIs(t, got[0], syscall.ENOSPC)
+	require.Zero(t, lines.Len(), "a storage error is fatal's, not a log line")
 	bg(errors.New("pebble: something else"))
 	require.Len(t, got, 1, "other background errors are only logged")
+	var line map[string]any
+	require.NoError(t, json.Unmarshal(lines.Bytes(), &line), "one JSON line in the service's log: %s", lines.String())
+	require.Equal(t, "ERROR", line["level"])
+	require.Equal(t, "pebble: background error: pebble: something else", line["msg"])
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -20,22 +21,23 @@ type Store struct {
 
 // Open opens (or creates) the store in dir. Pebble's background storage
 // errors are only logged; the service opens it with OpenFatal.
-func Open(dir string) (*Store, error) { return OpenFatal(dir, nil) }
+func Open(dir string) (*Store, error) { return OpenFatal(dir, nil, nil) }
 
 // OpenFatal is Open whose Pebble hands fatal (which must end the process)
 // every storage error it meets in the background: a failed flush or
 // compaction (which Pebble would retry in a tight loop, logging each try,
 // while Sync waits forever) and a failed MANIFEST write (which Pebble
 // ends with Logger.Fatalf, a panic on its own goroutine). See fatal.go.
-func OpenFatal(dir string, fatal func(error)) (*Store, error) {
+func OpenFatal(dir string, fatal func(error), log *slog.Logger) (*Store, error) {
 	// No Pebble WAL: our log is the truth and Pebble only trails it. A
 	// crash loses Pebble's memtable, including the applied index written in
 	// the same batches, so Pebble always reopens at a consistent prefix of
 	// the log and recovery replays the rest. Sync flushes the memtable
 	// before the log is truncated in front of it.
-	opts := &pebble.Options{Logger: quietLogger{fatal: fatal}, DisableWAL: true}
+	ql := quietLogger{fatal: fatal, log: log}
+	opts := &pebble.Options{Logger: ql, DisableWAL: true}
 	if fatal != nil {
-		opts.EventListener = &pebble.EventListener{BackgroundError: backgroundError(fatal)}
+		opts.EventListener = &pebble.EventListener{BackgroundError: backgroundError(ql)}
 	}
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
