@@ -4,7 +4,7 @@
 //
 // # Messages
 //
-// One message is one group-commit batch (queue.go): its data is the
+// One message is one group-commit batch (partlog/groupcommit): its data is the
 // batch's entries in wal's frame format (index, prevCRC, CRC32C; see
 // wal/doc.go), at consecutive indexes, the first frame chained to the last
 // frame of the message before, and the headers Fxd-First-Index and

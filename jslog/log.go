@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fxd-labs/fxd/partlog"
+	"github.com/fxd-labs/fxd/partlog/groupcommit"
 	"github.com/fxd-labs/fxd/wal"
 )
 
@@ -48,7 +49,8 @@ type Log struct {
 	durable   atomic.Pointer[position] // LastIndex and its message; moved by the writer
 	committed chan struct{}            // 1-buffered; signalled after each durable batch
 
-	q queue // appends waiting for the writer (queue.go)
+	q             groupcommit.Queue[struct{}] // appends waiting for the writer (writer.go)
+	maxBatchBytes int                         // frame bytes per message
 
 	// Owned by the writer goroutine (writer.go).
 	lastSeq   uint64   // the stream's last sequence as this writer knows it: the fence
@@ -116,7 +118,9 @@ func open(ctx context.Context, js jetstream.JetStream, cfg Config, opts partlog.
 	}
 	l.front.Store(&front)
 	l.durable.Store(&last)
-	l.q.init(last.index+1, cfg.MaxBatch, min(cfg.MaxBatchBytes, maxData))
+	l.maxBatchBytes = min(cfg.MaxBatchBytes, maxData)
+	l.q.Init(last.index+1, groupcommit.Limits{MaxQueue: cfg.MaxQueue, MaxQueueBytes: cfg.MaxQueueBytes,
+		MaxBatch: cfg.MaxBatch, MaxBatchCost: int64(l.maxBatchBytes), Cost: frameCost})
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	go l.run()
 	return l, nil
@@ -198,18 +202,13 @@ func (l *Log) Committed() <-chan struct{} { return l.committed }
 // most one PublishTimeout beyond the publishing of what is queued: after
 // a failure nothing more is published.
 func (l *Log) Close() error {
-	l.q.mu.Lock()
-	if l.q.closed {
-		l.q.mu.Unlock()
+	if !l.q.Close() {
 		return ErrClosed
 	}
-	l.q.closed = true
-	l.q.mu.Unlock()
-	l.q.kick()
 	<-l.stopped
 	l.closed.Store(true)
 	l.cancel()
-	if err := l.q.failure(); err != nil {
+	if err := l.q.Failure(); err != nil {
 		return fmt.Errorf("jslog: close stream %s: %w: %w", l.cfg.Stream, ErrFailed, err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fxd-labs/fxd/partlog"
+	"github.com/fxd-labs/fxd/partlog/groupcommit"
 	"github.com/fxd-labs/fxd/wal"
 )
 
@@ -40,10 +41,10 @@ func (m *message) firstPrev() uint32 { return m.frames[0].PrevCRC }
 
 // encodeBatch appends the frames of payloads, at indexes from first,
 // chained to prevCRC, to dst; it returns them and the last frame's crc.
-func encodeBatch(dst []byte, first uint64, prevCRC uint32, payloads []request) ([]byte, uint32) {
+func encodeBatch(dst []byte, first uint64, prevCRC uint32, payloads []groupcommit.Request) ([]byte, uint32) {
 	crc := prevCRC
 	for i, r := range payloads {
-		dst, crc = wal.AppendFrame(dst, first+uint64(i), crc, r.payload)
+		dst, crc = wal.AppendFrame(dst, first+uint64(i), crc, r.Payload)
 	}
 	return dst, crc
 }

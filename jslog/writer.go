@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/fxd-labs/fxd/partlog/groupcommit"
 	"github.com/fxd-labs/fxd/wal"
 )
 
@@ -22,9 +23,8 @@ func (l *Log) Append(payload []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	<-sig.ch
-	if sig.err != nil {
-		return 0, sig.err
+	if err := sig.Wait(); err != nil {
+		return 0, err
 	}
 	return index, nil
 }
@@ -39,7 +39,7 @@ func (l *Log) Enqueue(payload []byte, done func(index uint64)) error {
 	return err
 }
 
-func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *signal, error) {
+func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *groupcommit.Signal, error) {
 	if len(payload) > wal.MaxPayload {
 		return 0, nil, fmt.Errorf("jslog: %w: %d bytes, limit %d", ErrTooLarge, len(payload), wal.MaxPayload)
 	}
@@ -47,7 +47,7 @@ func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *si
 		return 0, nil, fmt.Errorf("jslog: %w: %d bytes, the server's max_payload leaves room for %d",
 			ErrTooLarge, len(payload), l.maxFrame-wal.HeaderSize)
 	}
-	index, sig, err := l.q.add(request{payload: payload, done: done}, wait, l.cfg.MaxQueue, l.cfg.MaxQueueBytes)
+	index, sig, _, err := l.q.Add(groupcommit.Request{Payload: payload, Done: done}, wait)
 	if err != nil {
 		return 0, nil, fmt.Errorf("jslog: append to stream %s: %w", l.cfg.Stream, err)
 	}
@@ -60,11 +60,11 @@ func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *si
 func (l *Log) run() {
 	defer close(l.stopped)
 	for {
-		b := l.q.take()
+		b := l.q.Take(true)
 		if b == nil {
 			return
 		}
-		if err := l.q.failure(); err != nil {
+		if err := l.q.Failure(); err != nil {
 			l.finish(b, err)
 			continue
 		}
@@ -75,7 +75,7 @@ func (l *Log) run() {
 			continue
 		}
 		l.lastSeq = seq
-		l.durable.Store(&position{index: b.last(), seq: seq})
+		l.durable.Store(&position{index: b.Last(), seq: seq})
 		l.finish(b, nil)
 	}
 }
@@ -89,8 +89,8 @@ func (l *Log) run() {
 // stream received that message.
 func (l *Log) publish(b *batch) (uint64, error) {
 	var crc uint32
-	l.buf, crc = encodeBatch(l.buf[:0], b.first, l.chainCRC, b.reqs)
-	msg := &nats.Msg{Subject: l.cfg.Subject, Header: batchHeader(b.first, len(b.reqs)), Data: l.buf}
+	l.buf, crc = encodeBatch(l.buf[:0], b.First, l.chainCRC, b.Reqs)
+	msg := &nats.Msg{Subject: l.cfg.Subject, Header: batchHeader(b.First, len(b.Reqs)), Data: l.buf}
 	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.PublishTimeout)
 	defer cancel()
 	ack, err := l.js.PublishMsg(ctx, msg,
@@ -98,17 +98,17 @@ func (l *Log) publish(b *batch) (uint64, error) {
 		jetstream.WithExpectStream(l.cfg.Stream),
 		jetstream.WithRetryWait(publishRetryWait),
 		jetstream.WithRetryAttempts(int(l.cfg.PublishTimeout/publishRetryWait)))
-	if cap(l.buf) > 2*l.q.maxBytes {
+	if cap(l.buf) > 2*l.maxBatchBytes {
 		l.buf = nil // do not pin a buffer grown for one huge entry
 	}
 	if err != nil {
 		if fenced(err) {
 			return 0, fmt.Errorf("fenced: another writer appended to stream %s after sequence %d: %w", l.cfg.Stream, l.lastSeq, err)
 		}
-		return 0, fmt.Errorf("publish indexes %d..%d (outcome unknown): %w", b.first, b.last(), err)
+		return 0, fmt.Errorf("publish indexes %d..%d (outcome unknown): %w", b.First, b.Last(), err)
 	}
 	if ack.Stream != l.cfg.Stream || ack.Duplicate || ack.Sequence != l.lastSeq+1 {
-		return 0, fmt.Errorf("publish indexes %d..%d: ack %+v, want stream %s sequence %d", b.first, b.last(), *ack, l.cfg.Stream, l.lastSeq+1)
+		return 0, fmt.Errorf("publish indexes %d..%d: ack %+v, want stream %s sequence %d", b.First, b.Last(), *ack, l.cfg.Stream, l.lastSeq+1)
 	}
 	l.chainCRC = crc
 	return ack.Sequence, nil
@@ -130,45 +130,31 @@ func fenced(err error) bool {
 // Only the writer goroutine calls it.
 func (l *Log) fail(err error) {
 	err = fmt.Errorf("jslog: stream %s: %w", l.cfg.Stream, err)
-	l.q.mu.Lock()
-	if l.q.failed == nil {
-		l.q.failed = err
-	}
-	l.q.mu.Unlock()
+	l.q.Fail(err)
 	l.opts.Logf("jslog: fatal stream=%s err=%q", l.cfg.Stream, err.Error())
 	l.fatalOnce.Do(func() { l.opts.OnFatal(err) })
 }
 
-// finish tells b's callers the outcome. On success LastIndex is already
-// published; then OnDurable sees the batch, the Committed signal goes (so
-// it is pending by the time any caller learns of the batch), the Append
-// callers are woken and the done callbacks run, in index order.
-func (l *Log) finish(b *batch, failed error) {
-	if failed == nil {
-		if l.opts.OnDurable != nil {
-			l.payloads = l.payloads[:0]
-			for _, r := range b.reqs {
-				l.payloads = append(l.payloads, r.payload)
-			}
-			l.opts.OnDurable(b.first, l.payloads)
-			clear(l.payloads)
-		}
-		select {
-		case l.committed <- struct{}{}:
-		default:
-		}
+// finish tells b's callers the outcome (groupcommit.Queue.Complete): on
+// success LastIndex is already published; then OnDurable sees the batch
+// and the Committed signal goes, before any caller learns of the batch.
+func (l *Log) finish(b *batch, failed error) { l.q.Complete(b, failed, l.durableBatch) }
+
+// durableBatch is finish's work for a published batch.
+func (l *Log) durableBatch(b *batch) {
+	if l.opts.OnDurable != nil {
+		l.payloads = b.Payloads(l.payloads[:0])
+		l.opts.OnDurable(b.First, l.payloads)
+		clear(l.payloads)
 	}
-	if b.sig != nil {
-		if failed != nil {
-			b.sig.err = fmt.Errorf("%w: %w", ErrFailed, failed)
-		}
-		close(b.sig.ch)
-	}
-	if failed == nil {
-		for i, r := range b.reqs {
-			if r.done != nil {
-				r.done(b.first + uint64(i))
-			}
-		}
+	select {
+	case l.committed <- struct{}{}:
+	default:
 	}
 }
+
+// batch is one group commit of the stream: one message.
+type batch = groupcommit.Batch[struct{}]
+
+// frameCost is what one payload adds to a message: its frame.
+func frameCost(payloadLen int) int64 { return int64(wal.HeaderSize + payloadLen) }

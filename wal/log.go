@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fxd-labs/fxd/partlog"
+	"github.com/fxd-labs/fxd/partlog/groupcommit"
 
 	tidwall "github.com/tidwall/wal"
 )
@@ -124,7 +125,7 @@ type Log struct {
 	tailSize  atomic.Int64  // tailBytes, for TailBytes
 	stats     writerStats   // fsync durations and batch sizes (stats.go)
 
-	q queue // appends waiting for the writer (writer.go)
+	q groupcommit.Queue[*os.File] // appends waiting for the writer (writer.go)
 
 	// Owned by the writer goroutine (writer.go).
 	twBatch     tidwall.Batch // reused for every batch
@@ -289,7 +290,8 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 	l.last.Store(last)
 	l.tailSize.Store(l.tailMemory())
 	l.written = last
-	l.q.init(last + 1)
+	l.q.Init(last+1, groupcommit.Limits{MaxQueue: opts.MaxQueue, MaxQueueBytes: opts.MaxQueueBytes,
+		MaxBatch: opts.MaxBatch, MaxBatchCost: maxBatchBytes})
 	return l, nil
 }
 
@@ -508,14 +510,9 @@ func (l *Log) TruncateFront(index uint64) error {
 // leaves tidwall's file alone: closing tidwall would fsync it again, which
 // is exactly the retry that must not happen.
 func (l *Log) Close() error {
-	l.q.mu.Lock()
-	if l.q.closed {
-		l.q.mu.Unlock()
+	if !l.q.Close() {
 		return ErrClosed
 	}
-	l.q.closed = true
-	l.q.mu.Unlock()
-	l.q.kick()
 	<-l.stopped
 
 	l.readMu.Lock()
@@ -525,7 +522,7 @@ func (l *Log) Close() error {
 	l.tail.Close()       // read-only: closing it syncs nothing
 	l.syncer.close()     // nothing is in flight: the writer has stopped
 
-	if err := l.q.failure(); err != nil {
+	if err := l.q.Failure(); err != nil {
 		return fmt.Errorf("wal: close %s: %w: %w", l.dir, ErrFailed, err)
 	}
 	if err := l.tw.Close(); err != nil {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
+
+	"github.com/fxd-labs/fxd/partlog/groupcommit"
 )
 
 // Group commit.
@@ -54,73 +55,11 @@ import (
 // fsync succeeds afterwards, and no fsync is ever started again: ready and
 // everything queued fail with ErrFailed.
 
-// request is one payload waiting for the writer.
-type request struct {
-	payload []byte
-	done    func(index uint64) // Enqueue's callback; nil for Append
-}
-
-// signal tells the Append callers of one batch that it is durable (err nil)
-// or failed. It is apart from batch so that the writer can reuse the batch
-// while callers are still waking up and reading err.
-type signal struct {
-	ch  chan struct{} // closed exactly once
-	err error         // written before ch is closed
-}
-
-// batch is a run of requests with consecutive indexes, written with one
-// WriteBatch and one fsync.
-type batch struct {
-	first uint64
-	reqs  []request
-	bytes int64   // payload bytes in reqs
-	sig   *signal // nil until an Append joins the batch
-	// syncFile is the tail segment after the batch was written: its
-	// fdatasync makes the batch durable (an earlier segment the batch
-	// reached into was fsynced by tidwall when it started the next).
-	syncFile *os.File
-}
-
-func (b *batch) last() uint64 { return b.first + uint64(len(b.reqs)) - 1 }
-
-var batchPool = sync.Pool{New: func() any { return &batch{reqs: make([]request, 0, 256)} }}
-
-// queue holds the appends waiting for the writer. Its limits are
-// Options.MaxQueue requests and Options.MaxQueueBytes payload bytes.
-type queue struct {
-	mu      sync.Mutex
-	pending []*batch // pending[head:] wait, oldest first
-	head    int
-	queued  int   // requests in pending[head:]
-	bytes   int64 // payload bytes in pending[head:]
-	next    uint64
-	closed  bool
-	failed  error         // first write/fsync error; set once
-	wake    chan struct{} // 1-buffered: work arrived or Close was called
-	// want, when positive, is the queue length at which an enqueue kicks
-	// the writer's wait for the fsync in flight (takeAtLeast).
-	want int
-}
-
-func (q *queue) init(next uint64) {
-	q.next = next
-	q.wake = make(chan struct{}, 1)
-}
-
-// kick wakes the writer if it is waiting. A kick that finds the buffer full
-// is redundant: the writer rechecks the queue after every wake-up.
-func (q *queue) kick() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (q *queue) failure() error {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.failed
-}
+// batch is one group commit of the local log; Own is the tail segment
+// after the batch was written: its fdatasync makes the batch durable (an
+// earlier segment the batch reached into was fsynced by tidwall when it
+// started the next).
+type batch = groupcommit.Batch[*os.File]
 
 // Append writes payload as the next entry and returns its index once the
 // entry is durable: written and fsynced. It returns ErrQueueFull at once when
@@ -133,9 +72,8 @@ func (l *Log) Append(payload []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	<-sig.ch
-	if sig.err != nil {
-		return 0, sig.err
+	if err := sig.Wait(); err != nil {
+		return 0, err
 	}
 	return index, nil
 }
@@ -151,115 +89,18 @@ func (l *Log) Enqueue(payload []byte, done func(index uint64)) error {
 	return err
 }
 
-func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *signal, error) {
+func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *groupcommit.Signal, error) {
 	if len(payload) > MaxPayload {
 		return 0, nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(payload), MaxPayload)
 	}
-	size := int64(len(payload))
-	q := &l.q
-	q.mu.Lock()
-	switch {
-	case q.failed != nil:
-		err := q.failed
-		q.mu.Unlock()
-		return 0, nil, fmt.Errorf("%w: %w", ErrFailed, err)
-	case q.closed:
-		q.mu.Unlock()
-		return 0, nil, ErrClosed
-	case q.queued >= l.opts.MaxQueue, q.queued > 0 && q.bytes+size > l.opts.MaxQueueBytes:
-		q.mu.Unlock()
-		return 0, nil, ErrQueueFull
+	index, sig, kick, err := l.q.Add(groupcommit.Request{Payload: payload, Done: done}, wait)
+	if err != nil {
+		return 0, nil, err
 	}
-	var b *batch
-	if n := len(q.pending); n > q.head {
-		b = q.pending[n-1]
-		if len(b.reqs) >= l.opts.MaxBatch || b.bytes+size > maxBatchBytes {
-			b = nil
-		}
-	}
-	if b == nil {
-		b = batchPool.Get().(*batch)
-		b.first = q.next
-		q.pending = append(q.pending, b)
-	}
-	index := q.next
-	q.next++
-	b.reqs = append(b.reqs, request{payload: payload, done: done})
-	b.bytes += size
-	var sig *signal
-	if wait {
-		if b.sig == nil {
-			b.sig = &signal{ch: make(chan struct{})}
-		}
-		sig = b.sig
-	}
-	wasIdle := q.queued == 0
-	q.queued++
-	q.bytes += size
-	wanted := q.want > 0 && q.queued >= q.want
-	if wanted {
-		q.want = 0 // one kick per takeGrown that asked
-	}
-	q.mu.Unlock()
-	if wasIdle {
-		q.kick()
-	}
-	if wanted {
+	if kick {
 		l.kickWriter()
 	}
 	return index, sig, nil
-}
-
-// take removes and returns the oldest waiting batch. With block it waits
-// until there is one, and returns nil only when the queue is empty and will
-// stay so (closed or failed); without, it returns nil when the queue is
-// empty.
-func (q *queue) take(block bool) *batch {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for q.head == len(q.pending) {
-		if !block || q.closed || q.failed != nil {
-			return nil
-		}
-		q.mu.Unlock()
-		<-q.wake
-		q.mu.Lock()
-	}
-	return q.pop()
-}
-
-// takeGrown returns the oldest waiting batch once at least base+grow
-// requests wait. Until then it returns nil and has the enqueue that gets
-// there kick the writer.
-func (q *queue) takeGrown(base, grow int) *batch {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	want := max(base+grow, 1)
-	if q.queued < want {
-		q.want = want
-		return nil
-	}
-	return q.pop()
-}
-
-func (q *queue) length() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.queued
-}
-
-// pop removes the oldest waiting batch; q.mu is held and there is one.
-func (q *queue) pop() *batch {
-	q.want = 0
-	b := q.pending[q.head]
-	q.pending[q.head] = nil
-	q.head++
-	if q.head == len(q.pending) {
-		q.pending, q.head = q.pending[:0], 0
-	}
-	q.queued -= len(b.reqs)
-	q.bytes -= b.bytes
-	return b
 }
 
 // run is the writer goroutine: the pipeline loop (see "Pipeline" above).
@@ -271,7 +112,7 @@ func (l *Log) run() {
 		if l.inflight == nil {
 			// Nothing in flight, so nothing ready either (synced
 			// promotes ready): wait for the queue.
-			b := l.q.take(true)
+			b := l.q.Take(true)
 			if b == nil {
 				return
 			}
@@ -312,7 +153,7 @@ func (l *Log) run() {
 // expected completion less the expected prepare time) was tried first:
 // under load the writer woke a median 60-100 µs after its deadline.
 func (l *Log) takeNext() *batch {
-	return l.q.takeGrown(l.takeBase, l.lastLen-l.lastLen/4)
+	return l.q.TakeGrown(l.takeBase, l.lastLen-l.lastLen/4)
 }
 
 // kickWriter makes the writer's wait for the fsync in flight return (every
@@ -349,7 +190,7 @@ func (l *Log) startSync(b *batch) {
 	}
 	// Sampled before the start, so that nothing the fsync (or a test's
 	// hook) sets off can be counted as already waiting.
-	l.takeBase = l.q.length()
+	l.takeBase = l.q.Len()
 	l.syncJob(b)
 	l.inflight = b
 }
@@ -368,13 +209,13 @@ func (l *Log) queueSync(b *batch) {
 
 // syncJob hands b's fsync to the syncer, through the tests' hook if set.
 func (l *Log) syncJob(b *batch) {
-	f := b.syncFile
+	f := b.Own
 	sync := l.stats.timed(func() error { return fdatasync(f) }) // FsyncDurations (stats.go)
 	if l.syncHook == nil {
 		l.syncer.start(sync)
 		return
 	}
-	first, last, hook := b.first, b.last(), l.syncHook
+	first, last, hook := b.First, b.Last(), l.syncHook
 	l.syncer.start(func() error { return hook(first, last, sync) })
 }
 
@@ -385,20 +226,20 @@ func (l *Log) synced(err error) {
 	b := l.inflight
 	l.inflight = nil
 	if err != nil && l.werr == nil {
-		l.fail(fmt.Errorf("fsync indexes %d..%d: %w", b.first, b.last(), err))
+		l.fail(fmt.Errorf("fsync indexes %d..%d: %w", b.First, b.Last(), err))
 	}
-	l.lastLen = len(b.reqs)
+	l.lastLen = len(b.Reqs)
 	if next := l.ready; next != nil {
 		// Its sync started when b's returned (or, after a failure, the
 		// syncer refused it: its result fails it when collected).
 		l.ready = nil
-		l.takeBase = l.q.length()
+		l.takeBase = l.q.Len()
 		l.inflight = next
 	}
-	if b.syncFile != l.tail {
+	if b.Own != l.tail {
 		// A later batch started a new segment while b's fsync ran; b held
 		// the last reference to the old one (prepare kept it open).
-		b.syncFile.Close()
+		b.Own.Close()
 	}
 	l.finish(b, l.werr)
 }
@@ -409,18 +250,18 @@ func (l *Log) synced(err error) {
 // still needs. It may run while the previous batch's fsync is in flight:
 // it acknowledges nothing, and a failure here fails that batch too.
 func (l *Log) prepare(b *batch) error {
-	if want := l.written + 1; b.first != want {
-		panic(fmt.Sprintf("wal: writer: batch starts at index %d, want %d", b.first, want))
+	if want := l.written + 1; b.First != want {
+		panic(fmt.Sprintf("wal: writer: batch starts at index %d, want %d", b.First, want))
 	}
 	newSegment := l.frame(b)
 	if err := l.tw.WriteBatch(&l.twBatch); err != nil {
-		return fmt.Errorf("write indexes %d..%d: %w", b.first, b.last(), err)
+		return fmt.Errorf("write indexes %d..%d: %w", b.First, b.Last(), err)
 	}
-	l.written = b.last()
+	l.written = b.Last()
 	if newSegment != 0 {
 		// The in-flight fsync may be on the old tail: it is closed when
 		// that fsync completes (synced), not here.
-		if l.inflight == nil || l.inflight.syncFile != l.tail {
+		if l.inflight == nil || l.inflight.Own != l.tail {
 			l.tail.Close()
 		}
 		f, err := os.Open(filepath.Join(l.dir, segmentName(newSegment)))
@@ -432,15 +273,15 @@ func (l *Log) prepare(b *batch) error {
 	if err := l.checkTail(); err != nil {
 		return err
 	}
-	b.syncFile = l.tail
+	b.Own = l.tail
 	if l.writeHook != nil {
-		if err := l.writeHook(b.first, b.last()); err != nil {
-			return fmt.Errorf("write indexes %d..%d: %w", b.first, b.last(), err)
+		if err := l.writeHook(b.First, b.Last()); err != nil {
+			return fmt.Errorf("write indexes %d..%d: %w", b.First, b.Last(), err)
 		}
 	}
 	if newSegment != 0 {
 		if err := syncDir(l.dir); err != nil {
-			return fmt.Errorf("indexes %d..%d: %w", b.first, b.last(), err)
+			return fmt.Errorf("indexes %d..%d: %w", b.First, b.Last(), err)
 		}
 	}
 	return nil
@@ -459,13 +300,13 @@ func (l *Log) prepare(b *batch) error {
 func (l *Log) frame(b *batch) (newSegment uint64) {
 	segSize := int64(l.opts.SegmentSize)
 	if l.tailBytes > segSize {
-		newSegment, l.tailBytes, l.tailEntries = b.first, 0, 0
+		newSegment, l.tailBytes, l.tailEntries = b.First, 0, 0
 	}
 	crc := l.prevCRC
 	l.twBatch.Clear()
-	for i, r := range b.reqs {
-		index := b.first + uint64(i)
-		l.scratch, crc = AppendFrame(l.scratch[:0], index, crc, r.payload)
+	for i, r := range b.Reqs {
+		index := b.First + uint64(i)
+		l.scratch, crc = AppendFrame(l.scratch[:0], index, crc, r.Payload)
 		l.twBatch.Write(index, l.scratch)
 		l.tailBytes += int64(entrySize(len(l.scratch)))
 		l.tailEntries++
@@ -508,56 +349,29 @@ func (l *Log) fail(err error) {
 	if l.werr == nil {
 		l.werr = err
 	}
-	l.q.mu.Lock()
-	if l.q.failed == nil {
-		l.q.failed = err
-	}
-	l.q.mu.Unlock()
+	l.q.Fail(err)
 	l.opts.Logf("wal: fatal dir=%s err=%q", l.dir, err.Error())
 	l.fatalOnce.Do(func() { l.opts.OnFatal(err) })
 }
 
 // finish tells b's callers the outcome (failed, the log's first error, nil
-// for durable) and recycles b. On success it publishes LastIndex, then
-// OnDurable sees the batch, then the Committed signal goes (so it is
-// pending by the time any caller learns of the batch), then the Append
-// callers are woken (they run on other cores while this goroutine calls
-// the done callbacks, in index order).
-func (l *Log) finish(b *batch, failed error) {
-	if failed == nil {
-		l.last.Store(b.last())
-		l.batches.Add(1)
-		l.stats.durable(len(b.reqs))
-		if l.opts.OnDurable != nil {
-			l.payloads = l.payloads[:0]
-			for _, r := range b.reqs {
-				l.payloads = append(l.payloads, r.payload)
-			}
-			l.opts.OnDurable(b.first, l.payloads)
-			clear(l.payloads)
-		}
-		select {
-		case l.committed <- struct{}{}:
-		default:
-		}
+// for durable) and recycles b (groupcommit.Queue.Complete): on success it
+// publishes LastIndex, then OnDurable sees the batch, then the Committed
+// signal goes, before any caller learns of the batch.
+func (l *Log) finish(b *batch, failed error) { l.q.Complete(b, failed, l.durable) }
+
+// durable is finish's work for a durable batch.
+func (l *Log) durable(b *batch) {
+	l.last.Store(b.Last())
+	l.batches.Add(1)
+	l.stats.durable(len(b.Reqs))
+	if l.opts.OnDurable != nil {
+		l.payloads = b.Payloads(l.payloads[:0])
+		l.opts.OnDurable(b.First, l.payloads)
+		clear(l.payloads)
 	}
-	if b.sig != nil {
-		if failed != nil {
-			b.sig.err = fmt.Errorf("%w: %w", ErrFailed, failed)
-		}
-		close(b.sig.ch)
+	select {
+	case l.committed <- struct{}{}:
+	default:
 	}
-	if failed == nil {
-		for i, r := range b.reqs {
-			if r.done != nil {
-				r.done(b.first + uint64(i))
-			}
-		}
-	}
-	clear(b.reqs) // drop payload references
-	b.reqs, b.bytes, b.sig, b.syncFile = b.reqs[:0], 0, nil, nil
-	if cap(b.reqs) > 4*DefaultMaxBatch {
-		return // let an unusually large batch go
-	}
-	batchPool.Put(b)
 }
