@@ -19,14 +19,7 @@ import (
 // while publishing it, in which case the entry may or may not be stored.
 // The log owns payload after the call.
 func (l *Log) Append(payload []byte) (uint64, error) {
-	index, sig, err := l.enqueue(payload, nil, true)
-	if err != nil {
-		return 0, err
-	}
-	if err := sig.Wait(); err != nil {
-		return 0, err
-	}
-	return index, nil
+	return groupcommit.Await(l.enqueue(payload, nil, true))
 }
 
 // Enqueue queues payload as the next entry and returns at once; done (may

@@ -68,14 +68,7 @@ type batch = groupcommit.Batch[*os.File]
 // disk then; the log is dead). As with Enqueue, the log owns payload after
 // the call (Options.OnDurable may keep it): do not modify it.
 func (l *Log) Append(payload []byte) (uint64, error) {
-	index, sig, err := l.enqueue(payload, nil, true)
-	if err != nil {
-		return 0, err
-	}
-	if err := sig.Wait(); err != nil {
-		return 0, err
-	}
-	return index, nil
+	return groupcommit.Await(l.enqueue(payload, nil, true))
 }
 
 // Enqueue queues payload as the next entry and returns without waiting. done

@@ -166,3 +166,15 @@ func (q *Queue[X]) batchFor(cost int64) *Batch[X] {
 	q.pending = append(q.pending, b)
 	return b
 }
+
+// Await is Append's wait: the index once the batch holding it is durable,
+// or the error of the enqueue or of the batch.
+func Await(index uint64, sig *Signal, err error) (uint64, error) {
+	if err != nil {
+		return 0, err
+	}
+	if err := sig.Wait(); err != nil {
+		return 0, err
+	}
+	return index, nil
+}
