@@ -78,14 +78,30 @@ func signTx(chainID uint64, key *ecdsa.PrivateKey, nonce uint64, to *common.Addr
 	})
 }
 
-// send signs and submits a transaction with the sender's pending nonce.
+// send signs and submits a transaction with the sender's pending nonce,
+// and returns once the pool counts it in that nonce: the pool promotes a
+// new transaction on its own goroutine, so a second send at once could
+// read the same pending nonce and be refused as an underpriced
+// replacement (a flake seen under -race).
 func send(t testing.TB, ctx context.Context, c *ethclient.Client, chainID uint64, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, gas uint64, data []byte) *types.Transaction {
 	t.Helper()
-	nonce, err := c.PendingNonceAt(ctx, crypto.PubkeyToAddress(key.PublicKey))
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.PendingNonceAt(ctx, from)
 	require.NoError(t, err)
 	tx := signTx(chainID, key, nonce, to, value, gas, data)
 	require.NoError(t, c.SendTransaction(ctx, tx))
-	return tx
+	for {
+		next, err := c.PendingNonceAt(ctx, from)
+		require.NoError(t, err)
+		if next > nonce {
+			return tx
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("tx %s: the pool's pending nonce stayed %d: %v", tx.Hash(), next, ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
 
 // waitMined polls for the receipt.
