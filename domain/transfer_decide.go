@@ -55,11 +55,21 @@ type SubmitTransferTx struct {
 	Refusal *Error
 }
 
-// The statuses of a submitted transaction as the host found it.
+// The statuses of a submitted transaction as the host found it;
+// TxUnchecked: the host did not look, as the transfer takes no tx in its
+// state (WantsTx), and Decide refuses it.
 const (
-	TxVerified = "verified"
-	TxPending  = "pending"
+	TxVerified  = "verified"
+	TxPending   = "pending"
+	TxUnchecked = ""
 )
+
+// WantsTx reports whether a same-currency transfer can take a submitted
+// tx in its state: the host looks the tx up (and claims its log) only
+// then, so a refused submit never holds a claim.
+func (t *Transfer) WantsTx() bool {
+	return !t.Cross() && (t.State == TransferCreated || t.State == TransferSubmitted)
+}
 
 // SubmitTransferSignature is POST /transfers/{id}/submit {signature} on a
 // cross-currency transfer; the host verified it off-chain (Verified) and
@@ -242,19 +252,24 @@ func (s *TransferState) submitTx(c SubmitTransferTx, env Env) ([]*Transfer, Repl
 	if c.Refusal != nil {
 		return nil, Reply{}, c.Refusal
 	}
-	if t.TxHash == h && (t.State == TransferConfirmed || t.State == TransferSubmitted && c.Status == TxPending) {
+	if t.TxHash == h && (t.State == TransferConfirmed || t.State == TransferSubmitted && c.Status != TxVerified) {
 		return nil, jsonReply(200, ViewTransfer(t)), nil // the same tx again: an answer, not a conflict
 	}
 	switch {
-	case c.Status == TxVerified && (t.State == TransferCreated || t.State == TransferSubmitted && t.TxHash == h):
+	case c.Status == TxVerified && (t.State == TransferCreated || t.State == TransferSubmitted):
+		// Submitted with another tx still unmined: a mined tx that pays
+		// exactly this transfer confirms it (a wallet's speed-up replaces
+		// the submitted tx with one of another hash).
 		return transferReply(t.next(env, TransferConfirmed, func(n *Transfer) { n.TxHash, n.LogIndex = h, c.LogIndex }))
 	case c.Status == TxPending && t.State == TransferCreated:
 		if env.Now.After(t.ExpiresAt) {
 			return nil, Reply{}, ErrInvalidState("transfer %s expired at %s", t.ID, RFC3339(t.ExpiresAt))
 		}
 		return transferReply(t.next(env, TransferSubmitted, func(n *Transfer) { n.TxHash = h }))
-	case c.Status != TxVerified && c.Status != TxPending:
-		return nil, Reply{}, ErrInvalid("status must be verified or pending")
+	case c.Status == TxPending && t.State == TransferSubmitted:
+		return nil, Reply{}, ErrInvalidState("transfer %s is submitted with transaction %s, not mined yet; another transaction confirms it only once mined", t.ID, t.TxHash)
+	case c.Status != TxVerified && c.Status != TxPending && c.Status != TxUnchecked:
+		return nil, Reply{}, ErrInvalid("status must be verified, pending or unchecked")
 	}
 	return nil, Reply{}, ErrInvalidState("transfer %s is %s", t.ID, t.State)
 }

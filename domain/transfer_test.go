@@ -70,16 +70,37 @@ func TestTransferSameCurrency(t *testing.T) {
 		SubmitTransferSignature{Signature: "0x01", Verified: true},  // wrong kind of submit
 		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // not mined yet
 		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // the same again: an answer
-		SubmitTransferTx{TxHash: hashOther, Status: TxVerified},     // another tx while one is pending
+		SubmitTransferTx{TxHash: hashOther, Status: TxPending},      // another unmined tx while one is pending
+		SubmitTransferTx{TxHash: hashOther, Status: TxUnchecked},    // not looked up: refused
 		TransferMined{TxHash: hashFund, Success: true, LogIndex: 3}, // the watcher finishes it
 		SubmitTransferTx{TxHash: hashFund, Status: TxVerified},      // the caller's submit after that
+		SubmitTransferTx{TxHash: hashOther},                         // confirmed: another tx is not looked up
 		ExpireTransfer{},
 	)
-	require.Equal(t, []int{400, 200, 200, 409, 200, 200, 409}, statuses(r))
+	require.Equal(t, []int{400, 200, 200, 409, 409, 200, 200, 409, 409}, statuses(r))
 	require.Equal(t, TransferConfirmed, s.Transfer.State)
 	require.Equal(t, hashFund, s.Transfer.TxHash)
 	require.Equal(t, uint64(3), s.Transfer.LogIndex)
 	require.Equal(t, "evt_000001", s.Transfer.EventID)
+}
+
+// TestTransferSubmittedReplaced: a transfer submitted with a tx that is not
+// mined is confirmed by another mined tx that pays it exactly (a wallet's
+// speed-up changes the hash); the first tx no longer finishes it.
+func TestTransferSubmittedReplaced(t *testing.T) {
+	c := newClock()
+	s := NewTransferState()
+	r := runTransfer(t, c, s, createTransferCmd("USDC", "USDC"),
+		SubmitTransferTx{TxHash: hashFund, Status: TxPending},
+		SubmitTransferTx{TxHash: hashOther, Status: TxVerified, LogIndex: 2},
+		TransferMined{TxHash: hashFund, Success: true, LogIndex: 3},
+		SubmitTransferTx{TxHash: hashFund},
+	)
+	require.Equal(t, []int{201, 200, 200, 409, 409}, statuses(r))
+	require.Equal(t, TransferConfirmed, s.Transfer.State)
+	require.Equal(t, hashOther, s.Transfer.TxHash)
+	require.Equal(t, uint64(2), s.Transfer.LogIndex)
+	require.False(t, s.Transfer.WantsTx())
 }
 
 func TestTransferSameCurrencyVerifiedAtOnce(t *testing.T) {

@@ -10,10 +10,13 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/pay"
 )
 
 // TestPaymentsSurviveKill9: kill -9 with a transfer submitted but not
-// mined, and with a link paid on chain but not yet forwarded. After the
+// mined, and with a link paid (state paid) whose money is not yet
+// forwarded. After the
 // restart both finish; the payee and the payout wallet hold exactly the
 // amounts (nothing forwarded twice: one Forwarded log), and each record's
 // webhook event was fired once, with one id, whatever the restarts.
@@ -21,7 +24,9 @@ func TestPaymentsSurviveKill9(t *testing.T) {
 	t.Parallel()
 	jsDir(t)
 	dir := t.TempDir()
-	srv := startServer(t, dir)
+	// The first life sends no forward (the faultinject build's hold), so
+	// the kill finds the link paid and its money at its address.
+	srv := startFaultServer(t, dir, pay.ForwardHoldFault+"=on")
 	tr := newTrader(t, srv, "payer", map[string]string{"USDC": "100"})
 	merchant := newTrader(t, srv, "merchant", nil)
 	payee := newEthKey(t).Address
@@ -37,11 +42,16 @@ func TestPaymentsSurviveKill9(t *testing.T) {
 	require.Equal(t, 200, sub.Status, "%s", sub.Body)
 	require.Contains(t, string(sub.Body), `"state":"submitted"`)
 
-	// A link paid by a stranger; killed right after the payment is mined.
+	// A link paid by a stranger, seen paid by the watcher, its money not
+	// forwarded: then kill -9.
 	l := merchant.createLink(t, `{"currency":"USDC","amount":"20"}`)
 	stranger := newEthKey(t)
 	srv.faucet(t, stranger.Address, "USDC", "20")
-	erc20Transfer(t, merchant.rpc, merchant.chainID, stranger, merchant.tokens["USDC"], common.HexToAddress(l.ReceiveAddress), units(20))
+	receive := common.HexToAddress(l.ReceiveAddress)
+	erc20Transfer(t, merchant.rpc, merchant.chainID, stranger, merchant.tokens["USDC"], receive, units(20))
+	merchant.awaitLink(t, l.ID, "paid", 30*time.Second)
+	require.Equal(t, units(20), ethersBalance(t, tr.rpc, tr.chainID, tr.tokens["USDC"], receive), "not forwarded before the kill")
+	require.Zero(t, ethersBalance(t, tr.rpc, tr.chainID, tr.tokens["USDC"], merchant.wallet.Address).Sign())
 	srv.Kill()
 
 	srv2 := startServer(t, dir)

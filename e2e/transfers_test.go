@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,6 +193,9 @@ func TestSameCurrencyTransfers(t *testing.T) {
 	fin := tr.awaitTransfer(t, tv2.ID, "confirmed", 30*time.Second)
 	require.Equal(t, strings.ToLower(signed.TxHash), *fin.TxHash)
 
+	replacedSubmit(t, tr, body)
+	failedOnChain(t, tr, body)
+
 	// The ledger: newest first, one entry per transfer, the memo as text in the CSV.
 	ledger := call(t, tr.c, "GET", basePath+"/transactions?type=transfer&limit=2", "", nil)
 	require.Equal(t, 200, ledger.Status, "%s", ledger.Body)
@@ -220,6 +224,78 @@ func TestSameCurrencyTransfers(t *testing.T) {
 	require.Equal(t, `'=HYPERLINK("x")`, byID[tv.ID][9], "a formula memo is text in the CSV")
 	require.Equal(t, "confirmed", byID[tv.ID][2])
 	require.Equal(t, "25.5", byID[tv.ID][5])
+}
+
+// replacedSubmit: a transfer submitted with a tx that is never mined is
+// confirmed by another mined tx that pays it exactly (a wallet's speed-up
+// changes the hash); after that the first hash is refused, and a second
+// payment of the same terms is not held by the confirmed transfer: it
+// confirms another transfer of those terms.
+func replacedSubmit(t *testing.T, tr *fxTrader, body func(string, common.Address, string) string) {
+	t.Helper()
+	payee := newEthKey(t).Address
+	tv := tr.mustCreate(t, body("7", payee, "replaced"))
+	tx := signingTx(t, tv.Signing)
+	never := common.BytesToHash(newEthKey(t).Address.Bytes()).Hex() // 32 bytes no transaction has as its hash
+	pending := tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, never))
+	require.Equal(t, 200, pending.Status, "%s", pending.Body)
+	require.Equal(t, "submitted", tr.transfer(t, tv.ID).State)
+	speedUp, st := tr.sendTx(t, tr.wallet, tx, 0)
+	require.Equal(t, 1, st)
+	sub := tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, speedUp))
+	require.Equal(t, 200, sub.Status, "%s", sub.Body)
+	require.Contains(t, string(sub.Body), `"state":"confirmed"`)
+	require.Equal(t, strings.ToLower(speedUp), *tr.transfer(t, tv.ID).TxHash)
+	requireError(t, tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, never)), 409, "invalid_state")
+
+	second, st := tr.sendTx(t, tr.wallet, tx, 0)
+	require.Equal(t, 1, st)
+	requireError(t, tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, second)), 409, "invalid_state")
+	twin := tr.mustCreate(t, body("7", payee, "twin"))
+	ok := tr.submitTransfer(t, twin.ID, fmt.Sprintf(`{"tx_hash":%q}`, second))
+	require.Equal(t, 200, ok.Status, "a refused submit holds no claim on the tx: %s", ok.Body)
+	require.Contains(t, string(ok.Body), `"state":"confirmed"`)
+	require.Equal(t, big.NewInt(14_000_000), ethersBalance(t, tr.rpc, tr.chainID, tr.tokens["USDC"], payee))
+}
+
+// failedOnChain: a transfer submitted before its tx is mined, whose tx
+// then reverts on chain (the wallet holds less than the amount), is
+// finished by the watcher as failed, with a decoded reason and exactly one
+// transfer.failed event holding the transfer as its GET shows it.
+func failedOnChain(t *testing.T, tr *fxTrader, body func(string, common.Address, string) string) {
+	t.Helper()
+	tv := tr.mustCreate(t, body("100000", newEthKey(t).Address, "too much"))
+	var signed struct {
+		TxHash string `json:"tx_hash"`
+		Raw    string `json:"raw"`
+	}
+	runNode(t, "pay.mjs", map[string]any{"op": "sign_tx", "rpc": tr.rpc, "chain_id": tr.chainID, "key": tr.wallet.Hex,
+		"tx": signingTx(t, tv.Signing)}, &signed)
+	sub := tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, signed.TxHash))
+	require.Equal(t, 200, sub.Status, "%s", sub.Body)
+	require.Contains(t, string(sub.Body), `"state":"submitted"`)
+	var mined struct {
+		Status int `json:"status"`
+	}
+	runNode(t, "pay.mjs", map[string]any{"op": "send_raw", "rpc": tr.rpc, "chain_id": tr.chainID, "raw": signed.Raw}, &mined)
+	require.Equal(t, 0, mined.Status, "a transfer of more than the wallet holds reverts")
+	failed := tr.awaitTransfer(t, tv.ID, "failed", 30*time.Second)
+	require.NotNil(t, failed.FailureReason)
+	require.Equal(t, fmt.Sprintf("transaction %s reverted", common.HexToHash(signed.TxHash).Hex()), *failed.FailureReason)
+
+	hooks := tr.srv.client(t, tr.srv.createKey(t, tr.key.Account, "webhooks"))
+	events := awaitState(t, tr.srv, "the transfer.failed events", "1", 10*time.Second,
+		func() []json.RawMessage { return eventsPage(t, hooks, "?type=transfer.failed").Data },
+		func(d []json.RawMessage) string { return strconv.Itoa(len(d)) })
+	var ev struct {
+		Type string `json:"type"`
+		Data struct {
+			Object json.RawMessage `json:"object"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(events[0], &ev))
+	require.Equal(t, "transfer.failed", ev.Type)
+	require.JSONEq(t, string(call(t, tr.c, "GET", basePath+"/transfers/"+tv.ID, "", nil).Body), string(ev.Data.Object))
 }
 
 func (tr *fxTrader) mustCreate(t *testing.T, body string) transferView {

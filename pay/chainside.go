@@ -80,7 +80,16 @@ func (d *Desk) confirm(ctx context.Context, tr *tracked) error {
 	if err != nil || st == verify.Pending {
 		return err
 	}
-	idx, refusal, err := d.claimLog(ctx, tr.t, rcpt, st)
+	unlock := d.claims.lock(tr.t.ID)
+	defer unlock()
+	t, err := d.Transfer(ctx, tr.t.Account, tr.t.ID)
+	if err != nil {
+		return err
+	}
+	if t.State != domain.TransferSubmitted || t.TxHash != tr.t.TxHash {
+		return nil // a submit confirmed it meanwhile (perhaps with another tx)
+	}
+	idx, refusal, err := d.claimLog(ctx, t, rcpt, st)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/faultinject"
 	"github.com/fxd-labs/fxd/jobs"
 )
 
@@ -78,6 +79,9 @@ type Desk struct {
 	e         *actors.Engine
 	transfers *jobs.Driver[common.Hash, tracked]
 	links     *jobs.Driver[common.Hash, linkTracked]
+	claims    *claimLocks
+	// holdForwards: ForwardHoldFault is set (faultinject builds only).
+	holdForwards bool
 	// caughtUpBlock is the block whose logs OnTransferLog has caught the
 	// store up for (the watcher's goroutine only).
 	caughtUpBlock uint64
@@ -99,7 +103,8 @@ func New(cfg Config) *Desk {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	d := &Desk{cfg: cfg, e: cfg.Engine, stop: make(chan struct{})}
+	d := &Desk{cfg: cfg, e: cfg.Engine, stop: make(chan struct{}), claims: newClaimLocks()}
+	_, d.holdForwards = faultinject.Lookup(ForwardHoldFault)
 	d.transfers = jobs.New(jobs.Config[common.Hash, tracked]{
 		Name: "transfers", MaxLive: MaxLiveTransfers, MaxJobs: maxJobs, KickQueue: kickQueue,
 		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,

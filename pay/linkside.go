@@ -144,6 +144,9 @@ func (d *Desk) forward(ctx context.Context, tr *linkTracked) error {
 	if held.Sign() == 0 {
 		return fmt.Errorf("pay: link %s counts %s unforwarded but its address holds nothing", l.ID, l.Unforwarded())
 	}
+	if d.holdForwards {
+		return errForwardHeld
+	}
 	data, err := factoryABI.Pack("forward", fxbind.LinkSalt(l.ID), common.HexToAddress(l.PayoutWallet), common.HexToAddress(l.TokenAddress))
 	must(err)
 	tx, err := d.cfg.Leg.Relayer.Send(ctx, d.cfg.Factory, data, 0)

@@ -17,6 +17,14 @@ import (
 // run before anything is relayed; a same-currency transfer's tx_hash is
 // looked up and its Transfer log checked field by field and claimed.
 func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	if req.TxHash != nil {
+		// A claim and the transfer's own write are two entities' writes:
+		// under the transfer's lock no other submit or watcher job claims
+		// for it in between, so a claim is never left with a transfer
+		// that confirmed with another log.
+		unlock := d.claims.lock(id)
+		defer unlock()
+	}
 	t, err := d.Transfer(ctx, acct, id)
 	if errors.Is(err, actors.ErrNoEntity) {
 		return domain.Refuse(domain.ErrNotFound("transfer")), nil
@@ -41,8 +49,8 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 			}
 		}
 		cmd = c
-	case t.Cross() || !(t.State == domain.TransferCreated || t.State == domain.TransferSubmitted):
-		cmd = domain.SubmitTransferTx{TxHash: *req.TxHash} // Decide refuses: wrong kind or state
+	case !t.WantsTx():
+		cmd = domain.SubmitTransferTx{TxHash: *req.TxHash, Status: domain.TxUnchecked} // Decide refuses: wrong kind or state
 	default:
 		c, err := d.checkTx(ctx, t, *req.TxHash)
 		if err != nil {
