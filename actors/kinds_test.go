@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math/big"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
 )
 
 const (
@@ -76,4 +79,54 @@ func TestEveryKindOnOneHost(t *testing.T) {
 	var ledger []string
 	require.NoError(t, e.Ledger(ctx, acct, "", domain.LedgerFilter{}, func(en *domain.LedgerEntry) bool { ledger = append(ledger, en.ID); return true }))
 	require.Equal(t, []string{plID, trID}, ledger, "newest first, every kind in one ledger")
+}
+
+// TestIDsCarryTheAccountPartition: every id the engine makes for an
+// account's records (drawn fresh, reserved under an Idempotency-Key, minted
+// inside a decision: a contact's, a transfer's event's) carries the
+// account's partition, so a request naming any of them can be routed to
+// the account's owner without a lookup (DESIGN.md, "Beyond one machine").
+func TestIDsCarryTheAccountPartition(t *testing.T) {
+	e := openEngine(t, t.TempDir())
+	defer e.Close()
+	ctx := context.Background()
+	seen := map[int]bool{}
+	for i := range 8 {
+		acct := createAccount(t, e)
+		p, ok := ids.Partition(acct)
+		require.True(t, ok, acct)
+		seen[p] = true
+		minted := []string{e.NewID("pl_", acct)}
+
+		reserved, out, err := e.Reserve(ctx, acct, domain.KindTransfer, idem(fmt.Sprintf("r%d", i), "body"))
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
+		minted = append(minted, reserved)
+
+		out, err = e.Exec(ctx, acct, domain.Request{Cmd: contactCmd(i)})
+		require.NoError(t, err)
+		require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+		var ct struct{ ID string }
+		require.NoError(t, json.Unmarshal(out.Reply.Body, &ct))
+		minted = append(minted, ct.ID)
+
+		out, err = e.Create(ctx, reserved, domain.Request{Cmd: domain.CreateTransfer{ID: reserved, Account: acct, FromCurrency: "USDC",
+			Currency: "USDC", Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`),
+			ExpiresAt: time.Now().Add(time.Hour)}})
+		require.NoError(t, err)
+		require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+		out, err = e.Exec(ctx, reserved, domain.Request{Cmd: domain.SubmitTransferTx{TxHash: txHash, Status: domain.TxVerified}})
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
+		v, err := e.Read(ctx, reserved, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer.EventID })
+		require.NoError(t, err)
+		minted = append(minted, v.(string))
+
+		for _, id := range minted {
+			got, ok := ids.Partition(id)
+			require.True(t, ok, id)
+			require.Equal(t, p, got, "%s of account %s", id, acct)
+		}
+	}
+	require.Greater(t, len(seen), 1, "accounts spread over partitions")
 }

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -125,7 +127,7 @@ func TestPaymentLinks(t *testing.T) {
 	require.Equal(t, 0, ethersBalance(t, merchant.rpc, merchant.chainID, usdc, recv).Sign(), "the forwarder keeps nothing")
 
 	// Submitting a counted tx again is an answer; a tx for this link does not pay another.
-	other := merchant.createLink(t, `{"currency":"USDC","amount":"5"}`)
+	other := merchant.createLink(t, `{"currency":"USDC","amount":"5","description":"@SUM(1+1)"}`)
 	unsigned := srv.unsigned(t)
 	again := submitPublic(t, unsigned, l.ID, second.Hex())
 	require.Equal(t, 200, again.Status, "%s", again.Body)
@@ -170,6 +172,7 @@ func TestPaymentLinks(t *testing.T) {
 	require.Equal(t, []string{lateEntry["id"].(string), other.ID, l.ID}, ids)
 	require.Equal(t, "cancelled", all[1]["state"])
 	require.Equal(t, "paid", all[2]["state"])
+	requireExportMatches(t, merchant, "", all)
 	page := ledgerEntries(t, merchant, "?limit=1&starting_after="+other.ID)
 	require.Len(t, page, 1)
 	require.Equal(t, l.ID, page[0]["id"])
@@ -179,6 +182,40 @@ func TestPaymentLinks(t *testing.T) {
 	var lp struct{ Data []linkView }
 	require.NoError(t, json.Unmarshal(list.Body, &lp))
 	require.Equal(t, []string{other.ID, l.ID}, []string{lp.Data[0].ID, lp.Data[1].ID}, "newest first")
+}
+
+// TestPaymentLinkExpires: an open link past its expires_at is expired by
+// the service by itself; it cannot be cancelled then, its public page says
+// so, and money that reaches it after is still forwarded to the payout
+// wallet and shows in the ledger as late.
+func TestPaymentLinkExpires(t *testing.T) {
+	t.Parallel()
+	jsDir(t)
+	srv := startServer(t, t.TempDir())
+	merchant := newTrader(t, srv, "merchant", nil)
+	usdc := merchant.tokens["USDC"]
+	expires := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)
+	l := merchant.createLink(t, fmt.Sprintf(`{"currency":"USDC","amount":"8","expires_at":%q}`, expires))
+	require.Equal(t, expires, *l.ExpiresAt)
+	merchant.awaitLink(t, l.ID, "expired", 30*time.Second)
+	requireError(t, call(t, merchant.c, "PATCH", basePath+"/payment-links/"+l.ID, `{"state":"cancelled"}`, nil), 409, "invalid_state")
+	pub := callPublic(t, srv.unsigned(t), "GET", basePath+"/pay/"+l.ID)
+	require.Equal(t, 200, pub.Status, "%s", pub.Body)
+	require.Contains(t, string(pub.Body), `"state":"expired"`)
+
+	payer := newEthKey(t)
+	srv.faucet(t, payer.Address, "USDC", "8")
+	late, _ := erc20Transfer(t, merchant.rpc, merchant.chainID, payer, usdc, common.HexToAddress(l.ReceiveAddress), units(8))
+	merchant.awaitBalance(t, usdc, merchant.wallet.Address, units(8), 30*time.Second)
+	got := merchant.link(t, l.ID)
+	require.Equal(t, "expired", got.State)
+	require.Equal(t, "0", got.AmountReceived, "money after expiry does not pay the link")
+	entries := ledgerEntries(t, merchant, "?type=payment_link")
+	require.Len(t, entries, 2, "the link and its late money: %v", entries)
+	require.Equal(t, "late", entries[0]["state"])
+	require.Equal(t, strings.ToLower(late.Hex()), entries[0]["tx_hash"])
+	require.Equal(t, "expired", entries[1]["state"])
+	requireExportMatches(t, merchant, "?type=payment_link", entries)
 }
 
 // submitPublic is POST /pay/{id}/submit without a key, as a payer's page sends it.
@@ -199,4 +236,32 @@ func ledgerEntries(t *testing.T, tr *fxTrader, query string) []map[string]any {
 	var page struct{ Data []map[string]any }
 	require.NoError(t, json.Unmarshal(resp.Body, &page))
 	return page.Data
+}
+
+// requireExportMatches holds GET /transactions/export (query) to the
+// ledger entries as GET /transactions gave them: the same rows in the same
+// order, every field a column, null an empty cell, and a text cell that
+// starts with = + - @ (or tab or CR) prefixed with ' (CONTRACT.md).
+func requireExportMatches(t *testing.T, tr *fxTrader, query string, entries []map[string]any) {
+	t.Helper()
+	resp := call(t, tr.c, "GET", basePath+"/transactions/export"+query, "", nil)
+	require.Equal(t, 200, resp.Status, "%s", resp.Body)
+	require.Equal(t, "text/csv", resp.Header.Get("Content-Type"))
+	rows, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, len(entries)+1, "a header row and one row per entry")
+	cols := rows[0]
+	for i, e := range entries {
+		require.Len(t, e, len(cols), "every field of entry %v is a column of %v", e, cols)
+		for j, col := range cols {
+			want := ""
+			if v, ok := e[col]; ok && v != nil {
+				want = fmt.Sprint(v)
+			}
+			if want != "" && strings.ContainsRune("=+-@\t\r", rune(want[0])) {
+				want = "'" + want
+			}
+			require.Equal(t, want, rows[i+1][j], "export row %d, column %s", i+1, col)
+		}
+	}
 }

@@ -139,12 +139,22 @@ func TestPublicRateLimit(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, t.TempDir())
 	pub := srv.unsigned(t)
-	targets := []string{basePath + "/time", basePath + "/health", basePath + "/openapi.json"}
-	for i := 0; i < 60; i++ {
-		requireStatus(t, callPublic(t, pub, "GET", targets[i%len(targets)]), 200)
+	// Every route without a key shares the IP's window: the meta routes
+	// and a payer's link page and submit (here of no link, and without a
+	// body: answered, and counted all the same).
+	targets := []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", basePath + "/time", 200}, {"GET", basePath + "/health", 200}, {"GET", basePath + "/openapi.json", 200},
+		{"GET", basePath + "/pay/pl_nope", 404}, {"POST", basePath + "/pay/pl_nope/submit", 400},
 	}
-	for _, target := range targets {
-		requireOverLimit(t, callPublic(t, pub, "GET", target), 60)
+	for i := 0; i < 60; i++ {
+		tg := targets[i%len(targets)]
+		requireStatus(t, callPublic(t, pub, tg.method, tg.path), tg.status)
+	}
+	for _, tg := range targets {
+		requireOverLimit(t, callPublic(t, pub, tg.method, tg.path), 60)
 	}
 }
 

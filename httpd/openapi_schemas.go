@@ -441,7 +441,7 @@ func openAPISchemas() obj {
 		"Transaction": object("One ledger entry.", obj{
 			"id":            tString(""),
 			"type":          tEnum("fx_amm", "fx_rfq", "transfer", "payment_link"),
-			"state":         tString("State of the underlying record."),
+			"state":         tString("State of the underlying record (an order's, a transfer's or a payment link's), or late: money that reached a link after it was paid, cancelled or expired, forwarded to its payout wallet all the same (one entry per such payment, reference_id the link)."),
 			"from_currency": currency(""),
 			"to_currency":   currency(""),
 			"amount_in":     amount(""),

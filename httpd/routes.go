@@ -22,9 +22,9 @@ type route struct {
 	Result      string  // component schema of the success body ("" = none)
 	ContentType string  // success content type; "" = application/json
 	Errors      []int   // error statuses this route may answer besides the common ones
-	// Handler serves the route; nil means the route is part of the
-	// contract but not built in this version (it answers 503 unavailable
-	// and is marked x-fxd-planned in the OpenAPI document).
+	// Handler serves the route; every route has one (the server refuses
+	// a table with a nil handler, so no route of the contract is left
+	// unbuilt).
 	Handler handler
 }
 
@@ -79,7 +79,7 @@ func (s *Server) routes() []route {
 		{Method: "PATCH", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "updateWallet", Summary: "Make primary or relabel a wallet", Body: "WalletUpdateRequest", OK: 200, Result: "Wallet", Errors: []int{400, 404}, Handler: s.updateWallet},
 		{Method: "DELETE", Path: "/wallets/{address}", Scope: domain.ScopeWallets, OperationID: "deleteWallet", Summary: "Unlink a wallet (409 for the primary while others remain)", OK: 200, Result: "Deleted", Errors: []int{404, 409}, Handler: s.deleteWallet},
 		{Method: "GET", Path: "/transactions", Scope: domain.ScopeRead, OperationID: "listTransactions", Summary: "Unified ledger, newest first", Query: ledgerQuery, OK: 200, Result: "TransactionList", Errors: []int{400}, Handler: s.listTransactions},
-		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180), streamed", Query: ledgerFilters, OK: 200, ContentType: "text/csv", Errors: []int{400}, Handler: s.exportTransactions},
+		{Method: "GET", Path: "/transactions/export", Scope: domain.ScopeRead, OperationID: "exportTransactions", Summary: "Ledger as CSV (RFC 4180), streamed: a header row, the columns of a Transaction in its order, null an empty cell, a text cell starting with = + - @, tab or CR prefixed with '", Query: ledgerFilters, OK: 200, ContentType: "text/csv", Errors: []int{400}, Handler: s.exportTransactions},
 
 		// Transfers.
 		{Method: "POST", Path: "/transfers", Scope: domain.ScopePay, OperationID: "createTransfer", Summary: "Create a transfer (idempotent with Idempotency-Key)", Body: "TransferRequest", OK: 201, Result: "Transfer", Errors: []int{400, 403, 404}, Handler: s.createTransfer},
