@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/fxd-labs/fxd/chain"
 	"github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/embedded"
 	"github.com/fxd-labs/fxd/internal/atomicfile"
@@ -53,7 +54,9 @@ type Config struct {
 
 // Chain is an open chain.
 type Chain struct {
-	Client    *ethclient.Client
+	// Client is the service's client of the chain: the embedded node's
+	// Backend (no block seen before it is durable) or the RPC node's.
+	Client    chain.Backend
 	ChainID   *big.Int
 	Genesis   common.Hash
 	Contracts *bind.Addresses
@@ -115,7 +118,7 @@ func openEmbedded(ctx context.Context, cfg Config) (*Chain, error) {
 		return nil, fmt.Errorf("connect: embedded chain: %w", err)
 	}
 	c := &Chain{
-		Client: node.Client(), ChainID: new(big.Int).SetUint64(node.ChainID()), Genesis: node.GenesisHash(),
+		Client: node.Backend(), ChainID: new(big.Int).SetUint64(node.ChainID()), Genesis: node.GenesisHash(),
 		Relayer: embedded.DevKey("relayer"), Faucet: embedded.DevKey("deployer"), RPCURL: node.RPCURL(), node: node,
 	}
 	for _, n := range makerNames(cfg.Makers) {
@@ -140,7 +143,7 @@ func openEmbedded(ctx context.Context, cfg Config) (*Chain, error) {
 // a fresh chain, so every fresh data dir gets the same addresses.
 func (c *Chain) deployEmbedded(ctx context.Context, file string) error {
 	deployer := crypto.PubkeyToAddress(c.Faucet.PublicKey)
-	nonce, err := c.Client.NonceAt(ctx, deployer, nil)
+	nonce, err := c.node.Client().NonceAt(ctx, deployer, nil) // at start, before anyone reads the chain
 	if err != nil {
 		return fmt.Errorf("connect: deployer nonce: %w", err)
 	}
@@ -227,7 +230,9 @@ func (c *Chain) checkCode(ctx context.Context) error {
 
 // Close stops the embedded chain (if any) and the client.
 func (c *Chain) Close() error {
-	c.Client.Close()
+	if rc, ok := c.Client.(*ethclient.Client); ok {
+		rc.Close() // the RPC node's; the embedded node owns its own
+	}
 	if c.node != nil {
 		return c.node.Close()
 	}
@@ -276,7 +281,7 @@ func ReadKeyFile(path string) (*ecdsa.PrivateKey, error) {
 }
 
 // waitMined waits for a receipt, polling; chains here seal within ~2 s.
-func waitMined(ctx context.Context, client *ethclient.Client, tx *types.Transaction) (*types.Receipt, error) {
+func waitMined(ctx context.Context, client chain.Backend, tx *types.Transaction) (*types.Receipt, error) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -19,7 +19,8 @@
 // The standard JSON-RPC (eth, net, web3, txpool; never admin, debug, miner,
 // personal) is served over HTTP on Config.RPCListen, so callers use any
 // Ethereum library (ethers, cast, ethclient) as on a public network. The
-// service itself uses Node.Client(), attached in-process.
+// service itself uses Node.Backend(), attached in-process. Neither shows a
+// block before it is durable (visible.go).
 package embedded
 
 import (
@@ -30,6 +31,7 @@ import (
 	"maps"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,6 +136,11 @@ type Node struct {
 	closeErr  error
 
 	synced atomic.Uint64 // number of the last block known to be on disk
+	// sealMu is held for writing from a block's sealing to its fsync, and
+	// for reading by every read of Backend and of the JSON-RPC gate, so no
+	// block is seen before it is durable (visible.go).
+	sealMu  sync.RWMutex
+	rpcGate *http.Server // in front of the JSON-RPC listener (nil: none)
 }
 
 // Genesis returns the genesis cfg describes: geth's dev genesis (all forks
@@ -207,6 +214,7 @@ func Start(cfg Config) (*Node, error) {
 		HTTPTimeouts:         rpc.DefaultHTTPTimeouts,
 		Logger:               gethlog.NewLogger(minLevel{logger.Handler(), slog.LevelWarn}),
 	}
+	gateListen := ""
 	if cfg.RPCListen != "" {
 		host, portStr, err := net.SplitHostPort(cfg.RPCListen)
 		if err != nil {
@@ -219,8 +227,11 @@ func Start(cfg Config) (*Node, error) {
 		if host == "" {
 			host = "127.0.0.1"
 		}
-		nodeConf.HTTPHost = host
-		nodeConf.HTTPPort = port
+		// go-ethereum serves on a port of its own; the gate takes
+		// RPCListen (visible.go).
+		nodeConf.HTTPHost = "127.0.0.1"
+		nodeConf.HTTPPort = 0
+		gateListen = net.JoinHostPort(host, strconv.Itoa(port))
 		nodeConf.HTTPModules = httpModules
 		nodeConf.HTTPCors = []string{"*"}
 		nodeConf.HTTPVirtualHosts = []string{"*"}
@@ -294,8 +305,10 @@ func Start(cfg Config) (*Node, error) {
 		kick:        make(chan struct{}, 1),
 		quit:        make(chan struct{}),
 	}
-	if cfg.RPCListen != "" {
-		n.rpcURL = stack.HTTPEndpoint()
+	if gateListen != "" {
+		if n.rpcURL, n.rpcGate, err = n.gate(stack.HTTPEndpoint(), gateListen); err != nil {
+			return nil, err
+		}
 	}
 	head := backend.BlockChain().CurrentBlock()
 	n.synced.Store(head.Number.Uint64())
@@ -383,8 +396,10 @@ func ethConfig(cfg Config) *ethconfig.Config {
 	return &c
 }
 
-// Client is the in-process JSON-RPC client (all namespaces; no network hop).
-// It is owned by the Node: do not close it.
+// Client is the in-process JSON-RPC client (all namespaces; no network hop),
+// without the visibility gate: it may see a block before it is durable
+// (tests of the node itself). The service uses Backend. It is owned by the
+// Node: do not close it.
 func (n *Node) Client() *ethclient.Client { return n.client }
 
 // RPCURL is the HTTP JSON-RPC endpoint, e.g. "http://127.0.0.1:8545", or ""
@@ -409,6 +424,9 @@ func (n *Node) Close() error {
 		}
 		if err := n.eth.ChainDb().SyncKeyValue(); err != nil {
 			errs = append(errs, err)
+		}
+		if n.rpcGate != nil {
+			_ = n.rpcGate.Close()
 		}
 		n.client.Close()
 		if err := n.stack.Close(); err != nil {
@@ -523,27 +541,43 @@ func sealDelay(parentTime uint64, pendingSince, now time.Time) time.Duration {
 // seal seals one block on parent and makes it durable.
 func (n *Node) seal(parent *types.Header) {
 	start := time.Now()
-	n.beacon.Commit()
-	head := n.eth.BlockChain().CurrentHeader()
-	if head.Hash() == parent.Hash() {
+	head, made, ok := n.sealDurable(parent)
+	if !made {
 		n.log.Warn("embedded chain: sealing produced no block", "head", parent.Number.Uint64())
 		// Back off so a persistent failure does not spin.
 		select {
 		case <-n.quit:
 		case <-time.After(minBlockInterval):
 		}
+	}
+	if !ok {
 		return
 	}
-	if err := n.eth.ChainDb().SyncKeyValue(); err != nil {
-		n.log.Error("embedded chain: fsync after block", "block", head.Number.Uint64(), "err", err)
-		return
-	}
-	n.synced.Store(head.Number.Uint64())
 	if n.cfg.afterSync != nil {
 		n.cfg.afterSync(head)
 	}
 	n.log.Debug("embedded chain: block sealed", "block", head.Number.Uint64(),
 		"time", head.Time, "gas_used", head.GasUsed, "seal_ms", time.Since(start).Milliseconds())
+}
+
+// sealDurable seals one block on parent and fsyncs it, with sealMu held
+// for writing all along, so nobody reads the chain while the block exists
+// and is not yet durable (visible.go). made is false when sealing
+// produced no block; ok is true when a block was made and is durable.
+func (n *Node) sealDurable(parent *types.Header) (head *types.Header, made, ok bool) {
+	n.sealMu.Lock()
+	defer n.sealMu.Unlock()
+	n.beacon.Commit()
+	head = n.eth.BlockChain().CurrentHeader()
+	if head.Hash() == parent.Hash() {
+		return nil, false, false
+	}
+	if err := n.eth.ChainDb().SyncKeyValue(); err != nil {
+		n.log.Error("embedded chain: fsync after block", "block", head.Number.Uint64(), "err", err)
+		return nil, true, false
+	}
+	n.synced.Store(head.Number.Uint64())
+	return head, true, true
 }
 
 // minLevel drops records below a level (go-ethereum's node logs at Info
