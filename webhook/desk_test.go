@@ -275,3 +275,33 @@ func TestEndpointCommandsOfAnotherAccount(t *testing.T) {
 	require.Equal(t, domain.EndpointEnabled, h.endpoint(mine).State)
 	require.Len(t, h.endpoint(mine).Secrets, 1)
 }
+
+// TestTestReplaysAfterDelete: POST /webhooks/{id}/test answered 202 under
+// an Idempotency-Key replays that 202 byte for byte after the endpoint is
+// deleted (CONTRACT.md: replays for 24 h); a key never used gets the
+// deleted endpoint's 404, stored under it.
+func TestTestReplaysAfterDelete(t *testing.T) {
+	h := newHarness(t, Config{Schedule: shortSchedule(3)}, false)
+	rc := newReceiver(t, 200)
+	c := h.createEndpoint(h.acct, rc.URL())
+	path := "/public/v1/webhooks/" + c.ID + "/test"
+	first, err := h.d.TestEndpoint(ctxT(t), h.acct, c.ID, idemKey("t1", "POST", path, nil))
+	require.NoError(t, err)
+	require.Equal(t, 202, first.Reply.Status, "%s", first.Reply.Body)
+	out, err := h.d.DeleteEndpoint(ctxT(t), h.acct, c.ID, nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
+
+	again, err := h.d.TestEndpoint(ctxT(t), h.acct, c.ID, idemKey("t1", "POST", path, nil))
+	require.NoError(t, err)
+	require.True(t, again.Replayed)
+	require.Equal(t, first.Reply, again.Reply)
+
+	fresh, err := h.d.TestEndpoint(ctxT(t), h.acct, c.ID, idemKey("t2", "POST", path, nil))
+	require.NoError(t, err)
+	require.Equal(t, 404, fresh.Reply.Status, "%s", fresh.Reply.Body)
+	stored, err := h.d.TestEndpoint(ctxT(t), h.acct, c.ID, idemKey("t2", "POST", path, nil))
+	require.NoError(t, err)
+	require.True(t, stored.Replayed, "the 404 is stored under its key")
+	require.Equal(t, fresh.Reply, stored.Reply)
+}

@@ -103,21 +103,23 @@ func (d *Desk) RotateSecret(ctx context.Context, acct, id string, idem *domain.I
 }
 
 // TestEndpoint is POST /webhooks/{id}/test: a webhook.test event, born
-// fanned out to that endpoint, its id reserved under the key.
+// fanned out to that endpoint, its id reserved under the key. The key is
+// looked at first: a test answered 202 replays as 202 for 24 h even once
+// its endpoint is deleted (the endpoint's 404 is the answer only to a key
+// never used, and is stored under it like any answer).
 func (d *Desk) TestEndpoint(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
-	ep, err := d.Endpoint(ctx, acct, id)
-	if errors.Is(err, actors.ErrNoEntity) {
-		return domain.Refuse(errNoEndpoint), nil
-	}
-	if err != nil {
-		return domain.Outcome{}, err
-	}
 	evt, out, err := d.e.Reserve(ctx, acct, domain.KindEvent, idem)
 	if evt == "" || err != nil {
 		return out, err
 	}
 	cmd := domain.CreateTest{ID: evt, Account: acct, Endpoint: id, DeliveryID: d.e.NewID("dlv_", acct)}
-	if ep.State != domain.EndpointEnabled {
+	ep, err := d.Endpoint(ctx, acct, id)
+	switch {
+	case errors.Is(err, actors.ErrNoEntity):
+		cmd.Refusal = errNoEndpoint
+	case err != nil:
+		return domain.Outcome{}, err
+	case ep.State != domain.EndpointEnabled:
 		cmd.Refusal = domain.ErrInvalidState("webhook endpoint %s is %s; enable it first", id, ep.State)
 	}
 	return d.e.Create(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
