@@ -50,21 +50,23 @@ func (h *harness) listAll(ctx context.Context, c *client.Client, path string) ([
 // listed is a list's items by the record's unique name: ids seen.
 type listed map[string][]string
 
-// listNames lists path and names each item with nameOf (name, id).
-func (h *harness) listNames(ctx context.Context, c *client.Client, path string, nameOf func(json.RawMessage) (string, string, error)) (listed, error) {
+// listNames lists path and names each item with nameOf (name, id); it
+// returns the items too.
+func (h *harness) listNames(ctx context.Context, c *client.Client, path string,
+	nameOf func(json.RawMessage) (string, string, error)) (listed, []json.RawMessage, error) {
 	items, err := h.listAll(ctx, c, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := listed{}
 	for _, it := range items {
 		name, id, err := nameOf(it)
 		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", path, err)
+			return nil, nil, fmt.Errorf("list %s: %w", path, err)
 		}
 		out[name] = append(out[name], id)
 	}
-	return out, nil
+	return out, items, nil
 }
 
 // expectation is what the history says of one record when a list is
@@ -114,13 +116,116 @@ func expectCreate(t *tracked) expectation {
 	return expectation{t: t}
 }
 
-// checkLists compares every list of account a with the history. Mid-run
-// (final false) deletes in flight make a contact either; at the end
-// every request is resolved and the contacts' fields are compared too.
+// listCheck is one list of an account and how the history sees it.
+type listCheck struct {
+	kind, path string
+	nameOf     func(json.RawMessage) (string, string, error)
+	// expect is what the history says of the account's records of the
+	// kind, from a snapshot of the registry; final: every request was
+	// resolved.
+	expect func(snap recordLists, final bool) []expectation
+}
+
+// checkLists compares every list of account a with the history: each is
+// held to what the history said both before and after it was read (so a
+// create or delete answered meanwhile makes its record either). At the
+// end (final) every request is resolved. The wallets' and endpoints'
+// fields are compared too (checkWalletFields, checkEndpointFields).
 func (h *harness) checkLists(ctx context.Context, a *account, final bool) error {
-	c := a.checker
-	snap := h.reg.snapshot()
 	mine := func(t *tracked) bool { return t.worker.acct == a && t.create != nil }
+	for _, lc := range accountLists(mine) {
+		var wallets, endpoints editGauge
+		if lc.kind == kindWallet {
+			wallets = a.gauge(&a.walletEdits)
+		}
+		if lc.kind == kindEndpoint {
+			endpoints = a.gauge(&a.endpointEdits)
+		}
+		before := lc.expect(h.reg.snapshot(), final)
+		l, items, err := h.listNames(ctx, a.checker, lc.path, lc.nameOf)
+		if err != nil {
+			return err
+		}
+		after := lc.expect(h.reg.snapshot(), final)
+		h.comparePresence(lc.kind, l, bothSay(before, after))
+		switch lc.kind {
+		case kindWallet:
+			if quiet(wallets, a.gauge(&a.walletEdits)) {
+				h.checkWalletFields(a, items, mine)
+			}
+		case kindEndpoint:
+			if quiet(endpoints, a.gauge(&a.endpointEdits)) {
+				h.checkEndpointFields(items, mine)
+			}
+		}
+	}
+	return nil
+}
+
+// bothSay keeps of two expectations of the same records what both say:
+// present only if present in both, absent only if absent in both; a
+// record only in the later one (registered meanwhile) is either.
+func bothSay(before, after []expectation) []expectation {
+	later := make(map[*tracked]expectation, len(after))
+	for _, e := range after {
+		later[e.t] = e
+	}
+	out := make([]expectation, 0, len(before))
+	for _, e := range before {
+		l, ok := later[e.t]
+		e.present = e.present && ok && l.present
+		e.absent = e.absent && ok && l.absent
+		out = append(out, e)
+	}
+	return out
+}
+
+// accountLists are the lists checkLists walks, for the records mine takes.
+func accountLists(mine func(*tracked) bool) []listCheck {
+	created := func(kind string) func(recordLists, bool) []expectation {
+		return func(snap recordLists, _ bool) []expectation {
+			var exp []expectation
+			add := func(t *tracked) {
+				if mine(t) {
+					exp = append(exp, expectCreate(t))
+				}
+			}
+			switch kind {
+			case kindTransfer:
+				for _, t := range snap.transfers {
+					add(&t.tracked)
+				}
+			case kindLink:
+				for _, l := range snap.links {
+					add(&l.tracked)
+				}
+			case kindOrder:
+				for _, o := range snap.orders {
+					add(&o.tracked)
+				}
+			}
+			return exp
+		}
+	}
+	return []listCheck{
+		{kindContact, "/contacts", nameField("name"), func(snap recordLists, final bool) []expectation {
+			return contactExpectations(snap, final, mine)
+		}},
+		{kindTransfer, "/transfers", nameField("memo"), created(kindTransfer)},
+		{kindLink, "/payment-links", nameField("description"), created(kindLink)},
+		{kindOrder, "/fx/orders", orderName, created(kindOrder)},
+		{kindEndpoint, "/webhooks", endpointName, func(snap recordLists, _ bool) []expectation {
+			return endpointExpectations(snap, mine)
+		}},
+		{kindWallet, "/wallets", walletName, func(snap recordLists, _ bool) []expectation {
+			return walletExpectations(snap, mine)
+		}},
+	}
+}
+
+// contactExpectations: a deleted contact is absent; one whose delete is in
+// flight (or, at the end, never answered) is either.
+func contactExpectations(snap recordLists, final bool, mine func(*tracked) bool) []expectation {
 	var exp []expectation
 	for _, ct := range snap.contacts {
 		if !mine(&ct.tracked) {
@@ -132,72 +237,56 @@ func (h *harness) checkLists(ctx context.Context, a *account, final bool) error 
 			case ct.deleted: // acknowledged delete
 				e.present, e.absent = false, true
 			case ct.deleting && (!final || ct.unsure):
-				e.present = false // a delete in flight or never answered: either
+				e.present = false
 			}
 		})
 		exp = append(exp, e)
 	}
-	if err := h.compareList(ctx, c, kindContact, "/contacts", exp, nameField("name")); err != nil {
-		return err
-	}
-	exp = exp[:0]
-	for _, t := range snap.transfers {
-		if mine(&t.tracked) {
-			exp = append(exp, expectCreate(&t.tracked))
-		}
-	}
-	if err := h.compareList(ctx, c, kindTransfer, "/transfers", exp, nameField("memo")); err != nil {
-		return err
-	}
-	exp = exp[:0]
-	for _, l := range snap.links {
-		if mine(&l.tracked) {
-			exp = append(exp, expectCreate(&l.tracked))
-		}
-	}
-	if err := h.compareList(ctx, c, kindLink, "/payment-links", exp, nameField("description")); err != nil {
-		return err
-	}
-	return h.checkMoreLists(ctx, a, c, snap, mine)
+	return exp
 }
 
-// checkMoreLists is checkLists for orders, endpoints and wallets.
-func (h *harness) checkMoreLists(ctx context.Context, a *account, c *client.Client, snap recordLists, mine func(*tracked) bool) error {
+// endpointExpectations: a deleted endpoint is absent; one whose delete
+// was sent and not acknowledged is either.
+func endpointExpectations(snap recordLists, mine func(*tracked) bool) []expectation {
 	var exp []expectation
-	for _, o := range snap.orders {
-		if mine(&o.tracked) {
-			exp = append(exp, expectCreate(&o.tracked))
+	for _, ep := range snap.endpoints {
+		if !mine(&ep.tracked) {
+			continue
 		}
+		e := expectCreate(&ep.tracked)
+		ep.locked(func() {
+			switch {
+			case ep.deleted:
+				e.present, e.absent = false, true
+			case ep.deleting:
+				e.present = false
+			}
+		})
+		exp = append(exp, e)
 	}
-	if err := h.compareList(ctx, c, kindOrder, "/fx/orders", exp, orderName); err != nil {
-		return err
-	}
-	exp = exp[:0]
-	for _, e := range snap.endpoints {
-		if mine(&e.tracked) {
-			exp = append(exp, expectCreate(&e.tracked))
-		}
-	}
-	if err := h.compareList(ctx, c, kindEndpoint, "/webhooks", exp, nameField("description")); err != nil {
-		return err
-	}
-	exp = exp[:0]
-	for _, wr := range snap.wallets {
-		if mine(&wr.tracked) {
-			exp = append(exp, expectCreate(&wr.tracked))
-		}
-	}
-	return h.compareList(ctx, c, kindWallet, "/wallets", exp, walletName)
+	return exp
 }
 
-func (h *harness) compareList(ctx context.Context, c *client.Client, kind, path string, exp []expectation,
-	nameOf func(json.RawMessage) (string, string, error)) error {
-	l, err := h.listNames(ctx, c, path, nameOf)
-	if err != nil {
-		return err
+// walletExpectations: a deleted wallet is absent; one whose delete was
+// sent and not acknowledged is either.
+func walletExpectations(snap recordLists, mine func(*tracked) bool) []expectation {
+	var exp []expectation
+	for _, wr := range snap.wallets {
+		if !mine(&wr.tracked) {
+			continue
+		}
+		e := expectCreate(&wr.tracked)
+		wr.locked(func() {
+			switch {
+			case wr.deleted:
+				e.present, e.absent = false, true
+			case wr.deleting:
+				e.present = false
+			}
+		})
+		exp = append(exp, e)
 	}
-	h.comparePresence(kind, l, exp)
-	return nil
+	return exp
 }
 
 // nameField names an item by a string field (its id in "id").
@@ -218,6 +307,20 @@ func orderName(raw json.RawMessage) (string, string, error) {
 	var o client.Order
 	err := json.Unmarshal(raw, &o)
 	return o.QuoteID, o.OrderID, err
+}
+
+// endpointName names an endpoint by its url's path (the receiver's path
+// is "/" and the endpoint's name; its description may be edited).
+func endpointName(raw json.RawMessage) (string, string, error) {
+	var e client.Webhook
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return "", "", err
+	}
+	u, err := url.Parse(e.URL)
+	if err != nil {
+		return "", "", fmt.Errorf("endpoint %s: url %q: %w", e.ID, e.URL, err)
+	}
+	return strings.TrimPrefix(u.Path, "/"), e.ID, nil
 }
 
 // walletName names a wallet by its lower-case address.

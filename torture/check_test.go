@@ -82,3 +82,19 @@ func TestSummaryTable(t *testing.T) {
 		require.True(t, strings.Contains(out, want), "%q in\n%s", want, out)
 	}
 }
+
+// TestFailureKinds: failures that differ only in ids, hashes and numbers
+// are one kind; the most frequent kind comes first.
+func TestFailureKinds(t *testing.T) {
+	got := failureKinds([]string{
+		"wallet 0xfc85 is listed with label \"x\"",
+		"event evt_06H17KTFF4000F4J60HGSKCNHRHYGMK5 reached endpoint wh_06H17K26QG000F45RQP4YWD9KVJANG4S twice",
+		"wallet 0x5ee2 is listed with label \"x\"",
+		"lost 3 of 12",
+	})
+	require.Equal(t, []failureKind{
+		{"wallet … is listed with label \"x\"", 2},
+		{"event … reached endpoint … twice", 1},
+		{"lost … of …", 1},
+	}, got)
+}

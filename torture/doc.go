@@ -10,7 +10,9 @@
 // one SDK client and one trading wallet of its own (linked by SIWE,
 // funded by the faucet, Permit2 approved), so its transactions never race
 // another's nonces. Workers pick operations at random by weight: contacts
-// created, updated and deleted; payout wallets linked by SIWE; AMM orders
+// created, updated and deleted; payout wallets linked by SIWE, wallets
+// relabelled, extra wallets linked, made primary and back (the refusals
+// to un-mark or delete the primary provoked on the way) and deleted; AMM orders
 // (GaslessOrder signed, relayed by the service) and RFQ orders (escrow
 // funding signed and broadcast by the wallet, its hash submitted before
 // or after it is mined, or never); same-currency transfers (the ERC-20
@@ -18,7 +20,8 @@
 // was broadcast, or once mined) and cross-currency ones; payment links
 // paid by stranger wallets (in full, in two parts, late, in part, too
 // much, not at all) or cancelled; webhook endpoints at good, slow,
-// resetting and late TLS receivers, test deliveries and re-enables. Some
+// resetting and late TLS receivers, test deliveries, re-enables,
+// description and event-filter updates, secret rotations and deletes. Some
 // flows stop half way on purpose (orders and transfers left to expire).
 // Every write carries an Idempotency-Key and is recorded with what the
 // client was told; one that got no answer (killed, paused past the client
@@ -45,11 +48,17 @@
 // transitions (states.go, from CONTRACT.md). At the end, with the faults
 // over: every unanswered write resolved, the chain work let finish, then
 // all of the above over everything, plus: contacts hold their last
-// acknowledged fields; every balance on chain is what the records say
+// acknowledged fields (wallets' labels and the one primary, endpoints'
+// descriptions and filters too, whenever a list was read with no write of
+// them in flight); every balance on chain is what the records say
 // (fresh payees and payout wallets, so each is exact: see checkChain);
 // every finished record that fires an event has exactly one, and it
 // reached every matching endpoint with its id and body (good receivers
-// always; hostile ones unless the service disabled the endpoint); the
+// always; hostile ones unless the service disabled the endpoint), never
+// reached an endpoint it must not (another endpoint's test, a type none of
+// its filters took, born after its delete), and after a rotation carried
+// the new secret's signature (past a minute) and the previous one's (for
+// 24 h); the
 // server's resident memory stayed under Config.RSSLimit (sampled every
 // second; the server runs with GOMEMLIMIT at three quarters of it, so
 // what the bound catches is memory that stays live, not GC slack); a

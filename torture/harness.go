@@ -116,6 +116,9 @@ type checkStats struct {
 	Deliveries       int            `json:"deliveries_checked"`
 	Duplicates       int            `json:"duplicate_deliveries_seen"`
 	DisabledChecks   int            `json:"deliveries_to_disabled_endpoints"`
+	Forbidden        int            `json:"forbidden_deliveries_checked_absent"`
+	WalletFields     int            `json:"wallet_fields_checked"`
+	EndpointFields   int            `json:"endpoint_fields_checked"`
 	Unresolved       int            `json:"unanswered_resent_at_end"`
 }
 

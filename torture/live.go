@@ -87,6 +87,9 @@ func (h *harness) refresh(ctx context.Context, c *client.Client, rec live) {
 	}
 	t.flight.Lock()
 	defer t.flight.Unlock()
+	if g, ok := rec.(interface{ gone() bool }); ok && g.gone() {
+		return // a delete was sent: its GET may be 404
+	}
 	resp, err := h.get(ctx, c, rec.getPath())
 	if err != nil {
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"net/http"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -53,6 +54,9 @@ func (w *worker) createTransfer(ctx context.Context, from, to string, amount *bi
 	if err := decode(resp, &v); err != nil {
 		return nil, nil, err
 	}
+	if contactID != "" && (!strings.EqualFold(v.Recipient, payee.Hex()) || deref(v.ContactID) != contactID) {
+		w.h.fail("transfers.create by contact %s (address %s): answered recipient %s, contact_id %v", contactID, payee.Hex(), v.Recipient, deref(v.ContactID))
+	}
 	t.id, req.recordID = v.ID, v.ID
 	w.h.observeAnswer(t, resp)
 	w.h.reg.addTransfer(t)
@@ -92,7 +96,7 @@ func (w *worker) transferSame(ctx context.Context) error {
 	amount, payee := w.amount(), w.randomAddress()
 	contactID := ""
 	if w.rng.IntN(100) < 20 {
-		c, err := w.contactFor(ctx, payee)
+		c, err := w.contactFor(ctx, payee, "")
 		if c == nil || err != nil {
 			return err
 		}
@@ -140,11 +144,15 @@ func (w *worker) transferSame(ctx context.Context) error {
 }
 
 // contactFor creates a contact for payee (a transfer then names it by
-// contact_id).
-func (w *worker) contactFor(ctx context.Context, payee common.Address) (*contactRec, error) {
+// contact_id), of currency unless it is "".
+func (w *worker) contactFor(ctx context.Context, payee common.Address, currency string) (*contactRec, error) {
 	c := &contactRec{address: payee.Hex()}
 	c.kind, c.name, c.worker = kindContact, w.name("contact"), w
-	req, resp, err := w.write(ctx, "contacts.create", http.MethodPost, "/contacts", map[string]string{"name": c.name, "address": c.address}, true)
+	body := map[string]string{"name": c.name, "address": c.address}
+	if currency != "" {
+		body["currency"] = currency
+	}
+	req, resp, err := w.write(ctx, "contacts.create", http.MethodPost, "/contacts", body, true)
 	c.create = req
 	if req != nil {
 		defer func() { w.h.reg.addContact(c); w.own(c) }()
@@ -168,10 +176,28 @@ func (w *worker) contactFor(ctx context.Context, payee common.Address) (*contact
 // accept (the pool prices it; a GaslessOrder with the payee as
 // recipient), sign, submit; the service relays. A few stop after create
 // or after accept and expire.
-func (w *worker) transferCross(ctx context.Context) error {
+func (w *worker) transferCross(ctx context.Context) error { return w.crossTransfer(ctx, false) }
+
+// transferCrossContact is transferCross naming the payee by contact_id: a
+// fresh contact of the payee (half of them of the transfer's currency).
+func (w *worker) transferCrossContact(ctx context.Context) error { return w.crossTransfer(ctx, true) }
+
+func (w *worker) crossTransfer(ctx context.Context, byContact bool) error {
 	from, to := w.direction()
 	amount, payee := w.amount(), w.randomAddress()
-	t, _, err := w.createTransfer(ctx, from, to, amount, payee, "")
+	contactID := ""
+	if byContact {
+		currency := ""
+		if w.rng.IntN(2) == 0 {
+			currency = to
+		}
+		c, err := w.contactFor(ctx, payee, currency)
+		if c == nil || err != nil {
+			return err
+		}
+		contactID = c.id
+	}
+	t, _, err := w.createTransfer(ctx, from, to, amount, payee, contactID)
 	if t == nil || err != nil || w.rng.IntN(100) < 4 {
 		return err
 	}

@@ -16,7 +16,7 @@ var errNoRoom = errors.New("torture: the account is at its cap")
 
 // linkWallet makes a wallet and links it to the worker's account by SIWE:
 // POST /wallets/challenge, personal_sign, POST /wallets.
-func (w *worker) linkWallet(ctx context.Context, payout bool) (*walletRec, error) {
+func (w *worker) linkWallet(ctx context.Context, role walletRole) (*walletRec, error) {
 	a := w.acct
 	a.mu.Lock()
 	if a.wallets >= maxWalletsPerAccount {
@@ -45,7 +45,7 @@ func (w *worker) linkWallet(ctx context.Context, payout bool) (*walletRec, error
 		return nil, err
 	}
 	w.h.noteName(strings.ToLower(wl.Address().Hex()))
-	rec := &walletRec{w: wl, payout: payout}
+	rec := &walletRec{w: wl, role: role}
 	addr := strings.ToLower(wl.Address().Hex())
 	rec.kind, rec.id, rec.name, rec.worker = kindWallet, addr, addr, w
 	req, resp, err := w.write(ctx, "wallets.register", http.MethodPost, "/wallets", map[string]string{"message": ch.Message, "signature": sig}, true)
@@ -67,17 +67,26 @@ func (w *worker) linkWallet(ctx context.Context, payout bool) (*walletRec, error
 		return nil, fmt.Errorf("wallets.register: linked %s, want %s", got.Address, wl.Address().Hex())
 	}
 	req.recordID = rec.id
-	if payout {
-		a.mu.Lock()
-		a.payouts = append(a.payouts, rec)
-		a.mu.Unlock()
+	if got.Label != nil {
+		w.h.fail("wallets.register %s: a new wallet has label %q", rec.id, *got.Label)
 	}
+	a.mu.Lock()
+	if role == rolePayout {
+		a.payouts = append(a.payouts, rec)
+	}
+	switch {
+	case got.Primary && a.primary != nil:
+		w.h.fail("wallets.register %s: answered primary, but %s is (the first wallet is primary)", rec.id, a.primary.id)
+	case got.Primary:
+		a.primary = rec
+	}
+	a.mu.Unlock()
 	return rec, nil
 }
 
 // registerPayoutWallet links one more payout wallet (until the cap).
 func (w *worker) registerPayoutWallet(ctx context.Context) error {
-	_, err := w.linkWallet(ctx, true)
+	_, err := w.linkWallet(ctx, rolePayout)
 	if errors.Is(err, errNoRoom) || errors.Is(err, errGaveUp) {
 		return nil
 	}
@@ -89,7 +98,7 @@ func (w *worker) registerPayoutWallet(ctx context.Context) error {
 // else one of the account's.
 func (w *worker) payoutWallet(ctx context.Context) (*walletRec, error) {
 	if w.rng.IntN(3) > 0 {
-		rec, err := w.linkWallet(ctx, true)
+		rec, err := w.linkWallet(ctx, rolePayout)
 		if err == nil {
 			return rec, nil
 		}

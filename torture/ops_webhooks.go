@@ -37,13 +37,21 @@ func (w *worker) createEndpoint(ctx context.Context) error {
 func (w *worker) addEndpoint(ctx context.Context, kind string, events []string) (*endpointRec, error) {
 	a := w.acct
 	a.mu.Lock()
-	if len(a.endpoints) >= maxEndpointsPerAccount {
+	live := 0
+	for _, x := range a.endpoints {
+		x.locked(func() {
+			if !x.deleted {
+				live++
+			}
+		})
+	}
+	if live >= maxEndpointsPerAccount {
 		a.mu.Unlock()
 		return nil, errNoRoom
 	}
-	e := &endpointRec{recv: w.h.recv[kind], events: events}
+	e := &endpointRec{recv: w.h.recv[kind], filters: []filterVersion{{events: events}}}
 	e.kind, e.name, e.worker, e.m = kindEndpoint, w.name("hook-"+kind), w, &webhookEndpoint
-	e.path = "/" + e.name
+	e.path, e.desc = "/"+e.name, e.name
 	a.endpoints = append(a.endpoints, e)
 	a.mu.Unlock()
 	e.recv.register(e.path)
@@ -61,7 +69,7 @@ func (w *worker) addEndpoint(ctx context.Context, kind string, events []string) 
 				var v client.WebhookCreated
 				if status == http.StatusCreated && json.Unmarshal(body, &v) == nil {
 					e.recv.setSecret(e.path, v.Secret)
-					e.locked(func() { e.id, e.ackedAt = v.ID, time.Now() })
+					e.locked(func() { e.id, e.ackedAt, e.filters[0].ackAt = v.ID, time.Now(), time.Now() })
 				}
 			}
 		}
@@ -75,23 +83,31 @@ func (w *worker) addEndpoint(ctx context.Context, kind string, events []string) 
 		return nil, err
 	}
 	e.recv.setSecret(e.path, v.Secret)
-	e.locked(func() { e.id, e.ackedAt = v.ID, time.Now() })
+	e.locked(func() { e.id, e.ackedAt, e.filters[0].ackAt = v.ID, time.Now(), time.Now() })
 	req.recordID = v.ID
 	w.h.observeAnswer(e, resp)
 	return e, nil
 }
 
-// endpoint picks one of the account's endpoints (nil: none), of kind
-// unless kind is "".
+// endpoint picks one of the account's endpoints (nil: none) that exist
+// for sure and were never sent a delete, of kind unless kind is ""
+// ("hostile": any but good).
 func (w *worker) endpoint(kind string) *endpointRec {
+	return w.pickEndpoint(func(e *endpointRec) bool {
+		return kind == "" || e.recv.kind == kind || (kind == "hostile" && e.recv.kind != recvGood)
+	})
+}
+
+// pickEndpoint picks one of the account's live endpoints that ok takes.
+func (w *worker) pickEndpoint(ok func(*endpointRec) bool) *endpointRec {
 	a := w.acct
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var pick []*endpointRec
 	for _, e := range a.endpoints {
-		id := ""
-		e.locked(func() { id = e.id })
-		if id != "" && (kind == "" || e.recv.kind == kind || (kind == "hostile" && e.recv.kind != recvGood)) {
+		live := false
+		e.locked(func() { live = e.id != "" && !e.deleting && !e.deleted })
+		if live && ok(e) {
 			pick = append(pick, e)
 		}
 	}
@@ -105,6 +121,11 @@ func (w *worker) endpoint(kind string) *endpointRec {
 func (w *worker) testEndpoint(ctx context.Context) error {
 	e := w.endpoint("")
 	if e == nil {
+		return nil
+	}
+	e.flight.Lock() // not while a delete of it is in flight
+	defer e.flight.Unlock()
+	if e.gone() {
 		return nil
 	}
 	_, resp, err := w.write(ctx, "webhooks.test", http.MethodPost, "/webhooks/"+e.id+"/test", nil, true)
@@ -130,6 +151,9 @@ func (w *worker) reenableEndpoint(ctx context.Context) error {
 	}
 	e.flight.Lock()
 	defer e.flight.Unlock()
+	if e.gone() {
+		return nil
+	}
 	_, resp, err := w.write(ctx, "webhooks.enable", http.MethodPatch, "/webhooks/"+e.id, client.WebhookUpdate{State: ptr("enabled")}, true)
 	if err != nil {
 		return nil

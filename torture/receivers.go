@@ -13,8 +13,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/fxd-labs/fxd/webhook/sign"
 )
 
 // Receiver behaviours. The service must treat every answer but a 2xx
@@ -50,6 +48,9 @@ type hookEvent struct {
 	// was known (its create answer may arrive after the first delivery).
 	unverified []signedBody
 	badSig     int
+	// noNew and noOld count deliveries a rotation's check refused (see
+	// checkRotation).
+	noNew, noOld int
 }
 
 type signedBody struct {
@@ -59,7 +60,9 @@ type signedBody struct {
 
 // hookPath is one endpoint's path at a receiver.
 type hookPath struct {
-	secret string
+	// eras are the endpoint's secrets, the create's first, then one per
+	// rotate-secret sent (secret "" until its answer is known).
+	eras   []secretEra
 	events map[string]*hookEvent // by webhook-id
 }
 
@@ -81,6 +84,7 @@ type receiver struct {
 	resets   int
 	late     int
 	slow     int
+	rotated  int
 }
 
 // startReceiver serves kind on a fresh loopback port with cert.
@@ -116,8 +120,8 @@ func (r *receiver) register(path string) {
 	}
 }
 
-// setSecret gives an endpoint's secret; deliveries that came before it
-// are verified now.
+// setSecret gives an endpoint's secret (its create's answer); deliveries
+// that came before it are verified now.
 func (r *receiver) setSecret(path, secret string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -125,10 +129,10 @@ func (r *receiver) setSecret(path, secret string) {
 	if p == nil {
 		return
 	}
-	p.secret = secret
+	p.eras = append([]secretEra{{secret: secret, knownAt: time.Now()}}, p.eras...)
 	for _, ev := range p.events {
 		for _, sb := range ev.unverified {
-			if sign.Verify(secret, sb.id, sb.ts, sb.sig, sb.body, time.Now(), sigTolerance) != nil {
+			if len(p.verify(sb)) == 0 {
 				ev.badSig++
 			}
 		}
@@ -225,13 +229,24 @@ func (r *receiver) record(path string, h http.Header, body []byte) {
 	if ev.hash != sum {
 		ev.differs = true
 	}
-	switch {
-	case p.secret == "":
+	if !p.knowsSecret() {
 		if len(ev.unverified) < 4 {
 			ev.unverified = append(ev.unverified, sb)
 		}
-	case sign.Verify(p.secret, sb.id, sb.ts, sb.sig, body, time.Now(), sigTolerance) != nil:
+		return
+	}
+	ok := p.verify(sb)
+	if len(ok) == 0 {
 		ev.badSig++
+		return
+	}
+	switch rotated, noNew, noOld := p.checkRotation(sb.ts, ok); {
+	case noNew:
+		ev.noNew++
+	case noOld:
+		ev.noOld++
+	case rotated:
+		r.rotated++
 	}
 }
 
@@ -286,17 +301,20 @@ type receiverStats struct {
 	Overflow      int    `json:"overflow,omitempty"`
 	Unverified    int    `json:"unverified,omitempty"`
 	BadSignatures int    `json:"bad_signatures,omitempty"`
+	// Rotated: deliveries signed after a rotation of their endpoint was
+	// acknowledged, held to checkRotation.
+	Rotated int `json:"deliveries_after_rotation,omitempty"`
 }
 
 func (r *receiver) stats() receiverStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := receiverStats{Kind: r.kind, Endpoints: len(r.paths), Requests: r.requests, Events: r.pairs,
-		Resets: r.resets, SlowAnswers: r.slow, LateAnswers: r.late, Overflow: r.overflow}
+		Resets: r.resets, SlowAnswers: r.slow, LateAnswers: r.late, Overflow: r.overflow, Rotated: r.rotated}
 	for _, p := range r.paths {
 		for _, ev := range p.events {
 			s.Unverified += len(ev.unverified)
-			s.BadSignatures += ev.badSig
+			s.BadSignatures += ev.badSig + ev.noNew + ev.noOld
 		}
 	}
 	return s

@@ -123,11 +123,35 @@ type contactRec struct {
 	unsure bool
 }
 
-// walletRec is a wallet linked to an account by SIWE.
+// walletRole is what the workload uses a wallet for.
+type walletRole uint8
+
+const (
+	roleTrader walletRole = iota // a worker's trading wallet: never deleted
+	rolePayout                   // a payout wallet of links (never trades): never deleted
+	roleExtra                    // linked to be relabelled, made primary and deleted
+)
+
+// walletRec is a wallet linked to an account by SIWE, with its last
+// acknowledged label. Its primary mark is the account's (account.primary).
 type walletRec struct {
 	tracked
-	w      *wallet.Wallet
-	payout bool // a payout wallet of links (never trades)
+	w    *wallet.Wallet
+	role walletRole
+
+	// Under the record's lock (locked):
+	label       string // last acknowledged label ("" none: null)
+	labelUnsure bool   // a label write never got an answer: the end resolves it
+	deleting    bool   // a delete was sent (in flight, or never answered)
+	deleted     bool   // a delete was acknowledged
+}
+
+// usable reports whether the wallet is linked for sure and no delete of
+// it was ever sent: the workload may still write to it.
+func (r *walletRec) usable() bool {
+	ok := false
+	r.locked(func() { ok = r.id != "" && r.create != nil && r.create.outcome == outAcked && !r.deleting })
+	return ok
 }
 
 // orderRec is an FX order.
@@ -161,26 +185,40 @@ type linkRec struct {
 	final    *client.PaymentLink
 }
 
-// endpointRec is a webhook endpoint at one of the receivers.
+// endpointRec is a webhook endpoint at one of the receivers; its url
+// (the receiver's, then "/" and its name) never changes.
 type endpointRec struct {
 	tracked
-	recv    *receiver
-	path    string
-	events  []string // nil: every type
+	recv *receiver
+	path string
+	// pinned: one of the setup's endpoints, never deleted (the delivery
+	// checks lean on them).
+	pinned bool
+
+	// Under the record's lock (locked):
 	ackedAt time.Time
+	// filters are the event filters the endpoint had or may have had,
+	// oldest first: the create's, then every PATCH of events that was not
+	// refused (one never answered stays, pending, until the end).
+	filters []filterVersion
+	desc    string // last acknowledged description ("" none: null)
+	// descUnsure: a description write never got an answer.
+	descUnsure bool
+	// rotating: a rotate-secret never got an answer; no other is sent
+	// (the receiver would not know which secrets sign).
+	rotating  bool
+	rotatedAt time.Time // the last rotation's acknowledgement
+	deleting  bool      // a delete was sent (in flight, or never answered)
+	deleted   bool      // a delete was acknowledged, at deletedAt
+	deletedAt time.Time
 }
 
-// wants reports whether the endpoint's filter takes an event type.
-func (e *endpointRec) wants(typ string) bool {
-	if len(e.events) == 0 {
-		return true
-	}
-	for _, t := range e.events {
-		if t == "*" || t == typ {
-			return true
-		}
-	}
-	return false
+// gone reports whether a delete of the endpoint was ever sent: nothing is
+// sent about it any more, and its GET may be 404.
+func (e *endpointRec) gone() bool {
+	g := false
+	e.locked(func() { g = e.deleting || e.deleted })
+	return g
 }
 
 // recordLists are the records of the run, by kind.

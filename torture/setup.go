@@ -118,7 +118,7 @@ func (h *harness) openChain(ctx context.Context) error {
 // setUpTrader links the worker's trading wallet, funds it with both
 // tokens and approves Permit2 for both, then notes its balances.
 func (w *worker) setUpTrader(ctx context.Context) error {
-	rec, err := w.linkWallet(ctx, false)
+	rec, err := w.linkWallet(ctx, roleTrader)
 	if err != nil {
 		return fmt.Errorf("worker %d: link its wallet: %w", w.idx, err)
 	}

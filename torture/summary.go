@@ -2,6 +2,7 @@ package torture
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -170,9 +171,11 @@ func (s Summary) Table() string {
 	row("balances checked", c.Balances)
 	row("events / deliveries / duplicates", fmt.Sprintf("%d / %d / %d", c.Events, c.Deliveries, c.Duplicates))
 	row("to disabled endpoints", c.DisabledChecks)
+	row("forbidden deliveries checked absent", c.Forbidden)
+	row("wallet / endpoint fields checked", fmt.Sprintf("%d / %d", c.WalletFields, c.EndpointFields))
 	for _, rs := range s.Receivers {
-		row("receiver "+rs.Kind, fmt.Sprintf("%d endpoints, %d requests, %d events, resets %d, late %d, slow %d",
-			rs.Endpoints, rs.Requests, rs.Events, rs.Resets, rs.LateAnswers, rs.SlowAnswers))
+		row("receiver "+rs.Kind, fmt.Sprintf("%d endpoints, %d requests, %d events, resets %d, late %d, slow %d, after a rotation %d",
+			rs.Endpoints, rs.Requests, rs.Events, rs.Resets, rs.LateAnswers, rs.SlowAnswers, rs.Rotated))
 	}
 	keys := make([]string, 0, len(c.Records))
 	for k := range c.Records {
@@ -194,11 +197,43 @@ func (s Summary) Table() string {
 	row("wal verify (runs, failures)", fmt.Sprintf("%d, %d; final %s", s.WALVerifies, s.WALFailures, s.WALFinal))
 	for i, msg := range s.Failures {
 		if i == 10 {
-			fmt.Fprintf(&b, "  … %d more failures\n", s.FailureCount-10)
+			fmt.Fprintf(&b, "  … %d more failures; of the %d kept, by kind:\n", s.FailureCount-10, len(s.Failures))
+			for _, k := range failureKinds(s.Failures) {
+				fmt.Fprintf(&b, "  %5d × %s\n", k.n, k.kind)
+			}
 			break
 		}
 		fmt.Fprintf(&b, "  FAILURE %s\n", msg)
 	}
 	fmt.Fprintf(&b, "  replay: %s\n", s.Replay)
 	return b.String()
+}
+
+// failureKind is a failure message with its ids, hashes, addresses and
+// numbers masked, and how many failures read so.
+type failureKind struct {
+	kind string
+	n    int
+}
+
+// variablePart matches what differs between failures of one kind.
+var variablePart = regexp.MustCompile(`0x[0-9a-fA-F]+|[a-z]+_[0-9A-Za-z_]{16,}|[0-9]+(\.[0-9]+)?`)
+
+// failureKinds groups failures by kind, most frequent first, so a run
+// with hundreds of failures shows every distinct cause.
+func failureKinds(failures []string) []failureKind {
+	count := map[string]int{}
+	for _, f := range failures {
+		k := variablePart.ReplaceAllString(f, "…")
+		if len(k) > 160 {
+			k = k[:160] + "…"
+		}
+		count[k]++
+	}
+	out := make([]failureKind, 0, len(count))
+	for k, n := range count {
+		out = append(out, failureKind{k, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].n > out[j].n || out[i].n == out[j].n && out[i].kind < out[j].kind })
+	return out
 }

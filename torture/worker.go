@@ -25,8 +25,21 @@ type account struct {
 
 	mu        sync.Mutex
 	payouts   []*walletRec
-	wallets   int // linked (trading and payout)
+	wallets   int // linked or being linked, less those deleted
 	endpoints []*endpointRec
+	// primary is the wallet last acknowledged primary (nil: not known);
+	// primaryUnsure: a write of the mark never got an answer (the end
+	// resolves it), so no other is sent.
+	primary       *walletRec
+	primaryUnsure bool
+	// walletEdits and endpointEdits gauge the writes of the account's
+	// wallets' and endpoints' fields, so a check compares fields only over
+	// a list no write overlapped.
+	walletEdits, endpointEdits editGauge
+
+	// flipMu makes the account's primary moves one at a time, so the last
+	// acknowledged primary is well defined.
+	flipMu sync.Mutex
 }
 
 // Per-account caps under the service's (100 wallets, 16 endpoints).
@@ -55,6 +68,7 @@ type worker struct {
 	orders    []*orderRec
 	transfers []*transferRec
 	links     []*linkRec
+	extras    []*walletRec // extra wallets kept linked (never primary)
 	// opsDone counts finished operations by name.
 	opsDone map[string]int
 }
@@ -72,15 +86,21 @@ var ops = []op{
 	{"contacts.update", 3, (*worker).updateContact},
 	{"contacts.delete", 2, (*worker).deleteContact},
 	{"wallets.register", 1, (*worker).registerPayoutWallet},
+	{"wallets.label", 1, (*worker).labelWallet},
+	{"wallets.extra", 1, (*worker).walletExtra},
 	{"fx.amm", 6, (*worker).tradeAMM},
 	{"fx.rfq", 5, (*worker).tradeRFQ},
 	{"transfers.same", 6, (*worker).transferSame},
-	{"transfers.cross", 4, (*worker).transferCross},
+	{"transfers.cross", 3, (*worker).transferCross},
+	{"transfers.cross_contact", 1, (*worker).transferCrossContact},
 	{"links.pay", 5, (*worker).payLink},
 	{"links.cancel", 1, (*worker).cancelLink},
 	{"webhooks.create", 1, (*worker).createEndpoint},
 	{"webhooks.test", 1, (*worker).testEndpoint},
 	{"webhooks.enable", 1, (*worker).reenableEndpoint},
+	{"webhooks.update", 1, (*worker).updateEndpoint},
+	{"webhooks.rotate", 1, (*worker).rotateEndpoint},
+	{"webhooks.delete", 1, (*worker).deleteEndpoint},
 }
 
 func (w *worker) pick() op {
