@@ -215,10 +215,10 @@ func accountLists(mine func(*tracked) bool) []listCheck {
 		{kindLink, "/payment-links", nameField("description"), created(kindLink)},
 		{kindOrder, "/fx/orders", orderName, created(kindOrder)},
 		{kindEndpoint, "/webhooks", endpointName, func(snap recordLists, _ bool) []expectation {
-			return endpointExpectations(snap, mine)
+			return deletableExpectations(snap.endpoints, mine)
 		}},
 		{kindWallet, "/wallets", walletName, func(snap recordLists, _ bool) []expectation {
-			return walletExpectations(snap, mine)
+			return deletableExpectations(snap.wallets, mine)
 		}},
 	}
 }
@@ -245,45 +245,38 @@ func contactExpectations(snap recordLists, final bool, mine func(*tracked) bool)
 	return exp
 }
 
-// endpointExpectations: a deleted endpoint is absent; one whose delete
-// was sent and not acknowledged is either.
-func endpointExpectations(snap recordLists, mine func(*tracked) bool) []expectation {
-	var exp []expectation
-	for _, ep := range snap.endpoints {
-		if !mine(&ep.tracked) {
-			continue
-		}
-		e := expectCreate(&ep.tracked)
-		ep.locked(func() {
-			switch {
-			case ep.deleted:
-				e.present, e.absent = false, true
-			case ep.deleting:
-				e.present = false
-			}
-		})
-		exp = append(exp, e)
-	}
-	return exp
+// deletable is a record the workload deletes: its tracking and, under its
+// lock, whether a delete was acknowledged or only sent.
+type deletable interface {
+	deletion() (t *tracked, deleted, deleting bool)
 }
 
-// walletExpectations: a deleted wallet is absent; one whose delete was
-// sent and not acknowledged is either.
-func walletExpectations(snap recordLists, mine func(*tracked) bool) []expectation {
+func (e *endpointRec) deletion() (t *tracked, deleted, deleting bool) {
+	e.locked(func() { deleted, deleting = e.deleted, e.deleting })
+	return &e.tracked, deleted, deleting
+}
+
+func (r *walletRec) deletion() (t *tracked, deleted, deleting bool) {
+	r.locked(func() { deleted, deleting = r.deleted, r.deleting })
+	return &r.tracked, deleted, deleting
+}
+
+// deletableExpectations: a record whose delete was acknowledged is absent;
+// one whose delete was sent and not acknowledged is either.
+func deletableExpectations[R deletable](recs []R, mine func(*tracked) bool) []expectation {
 	var exp []expectation
-	for _, wr := range snap.wallets {
-		if !mine(&wr.tracked) {
+	for _, r := range recs {
+		t, deleted, deleting := r.deletion()
+		if !mine(t) {
 			continue
 		}
-		e := expectCreate(&wr.tracked)
-		wr.locked(func() {
-			switch {
-			case wr.deleted:
-				e.present, e.absent = false, true
-			case wr.deleting:
-				e.present = false
-			}
-		})
+		e := expectCreate(t)
+		switch {
+		case deleted:
+			e.present, e.absent = false, true
+		case deleting:
+			e.present = false
+		}
 		exp = append(exp, e)
 	}
 	return exp
