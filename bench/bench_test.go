@@ -48,8 +48,10 @@ func TestContactBody(t *testing.T) {
 	var v struct{ Name, Address, Currency string }
 	require.NoError(t, json.Unmarshal(contactBody(nil, 0xabc), &v))
 	require.Equal(t, "bench contact 2748", v.Name)
-	require.Equal(t, "0x"+strings.Repeat("0", 37)+"abc", v.Address)
+	require.Equal(t, "0x1"+strings.Repeat("0", 36)+"abc", v.Address)
 	require.Equal(t, "USDC", v.Currency)
+	require.NoError(t, json.Unmarshal(contactBody(nil, 0), &v))
+	require.Equal(t, "0x1"+strings.Repeat("0", 39), v.Address, "seq 0 is not the zero address")
 }
 
 func TestRateLimitBench(t *testing.T) {

@@ -726,12 +726,14 @@ func probe(ctx context.Context, fx *FXD, dir string) (get, post []byte, err erro
 
 // contactBody is the POST /contacts body for sequence number seq (~100
 // bytes; the name and address carry seq, so every body is unique per key).
+// The address's first digit is 1, so seq 0 is not the zero address (which
+// the service refuses).
 func contactBody(dst []byte, seq uint64) []byte {
 	dst = append(dst, `{"name":"bench contact `...)
 	dst = strconv.AppendUint(dst, seq, 10)
-	dst = append(dst, `","address":"0x`...)
+	dst = append(dst, `","address":"0x1`...)
 	const hexdig = "0123456789abcdef"
-	for i := 39; i >= 0; i-- {
+	for i := 38; i >= 0; i-- {
 		dst = append(dst, hexdig[(seq>>(4*uint(i)))&0xf]) // shifts past 63 give 0
 	}
 	return append(dst, `","currency":"USDC"}`...)
