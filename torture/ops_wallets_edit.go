@@ -162,12 +162,8 @@ func (w *worker) keptExtra() *walletRec {
 func (w *worker) deleteWallet(ctx context.Context, r *walletRec) error {
 	r.flight.Lock()
 	defer r.flight.Unlock()
-	r.locked(func() { r.deleting = true })
-	req, resp, err := w.write(ctx, "wallets.delete", http.MethodDelete, walletPath(r), nil, true)
-	if err != nil {
-		if req != nil {
-			req.apply = r.settleDeleteFor(w.acct)
-		}
+	resp := w.sendWalletDelete(ctx, r, "wallets.delete")
+	if resp == nil {
 		return nil
 	}
 	if resp.Status != http.StatusOK {
@@ -297,12 +293,8 @@ func (w *worker) refuseUnmark(ctx context.Context, x *walletRec) error {
 func (w *worker) refuseDeletePrimary(ctx context.Context, x *walletRec) (bool, error) {
 	x.flight.Lock()
 	defer x.flight.Unlock()
-	x.locked(func() { x.deleting = true })
-	req, resp, err := w.write(ctx, "wallets.delete_primary", http.MethodDelete, walletPath(x), nil, true)
-	if err != nil {
-		if req != nil {
-			req.apply = x.settleDeleteFor(w.acct)
-		}
+	resp := w.sendWalletDelete(ctx, x, "wallets.delete_primary")
+	if resp == nil {
 		return false, nil
 	}
 	if resp.Status != http.StatusConflict || errorCode(resp.Body) != "invalid_state" {
@@ -310,6 +302,21 @@ func (w *worker) refuseDeletePrimary(ctx context.Context, x *walletRec) (bool, e
 	}
 	x.locked(func() { x.deleting = false })
 	return true, nil
+}
+
+// sendWalletDelete sends DELETE /wallets/{address} of r (the caller holds
+// r's flight), marking r deleting first. nil: no answer; the end resends
+// it and settleDeleteFor records what it did.
+func (w *worker) sendWalletDelete(ctx context.Context, r *walletRec, opName string) *client.Response {
+	r.locked(func() { r.deleting = true })
+	req, resp, err := w.write(ctx, opName, http.MethodDelete, walletPath(r), nil, true)
+	if err != nil {
+		if req != nil {
+			req.apply = r.settleDeleteFor(w.acct)
+		}
+		return nil
+	}
+	return resp
 }
 
 // settleDeleteFor is the apply of a wallet delete resolved at the end:
