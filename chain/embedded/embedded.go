@@ -141,6 +141,9 @@ type Node struct {
 	// block is seen before it is durable (visible.go).
 	sealMu  sync.RWMutex
 	rpcGate *http.Server // in front of the JSON-RPC listener (nil: none)
+	// rpcHold, if set, holds each gate request until it reports true
+	// (false: answered 503): the stall fault's (stall.go).
+	rpcHold atomic.Pointer[func(context.Context) bool]
 }
 
 // Genesis returns the genesis cfg describes: geth's dev genesis (all forks

@@ -2,13 +2,9 @@ package embedded
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -40,8 +36,8 @@ import (
 // To stall the service's client, the node is reached over a local socket
 // instead of go-ethereum's in-process pipe (which has no write deadline):
 // the same server, the same namespaces, notifications included. To stall
-// the listener, go-ethereum's HTTP server listens on a loopback port of
-// its own and a gate in front of it takes RPCListen.
+// the listener, the node's JSON-RPC gate (visible.go, which takes
+// RPCListen in every build) holds each request while stalled.
 const StallFault = "chain-stall-file"
 
 // Bounds of the stall's plumbing.
@@ -53,9 +49,6 @@ const (
 	// (it opens another after a write that timed out); beyond it a
 	// connection is closed at once and the client dials again later.
 	maxStallConns = 64
-	// maxStallRequests bounds the wallet requests held or served by the
-	// gate at once; beyond it a request is answered 503.
-	maxStallRequests = 256
 )
 
 // StartWithFaults is Start plus the fault points of a faultinject build
@@ -77,10 +70,6 @@ func startStalling(cfg Config, path string) (*Node, *stall, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &stall{path: path, log: logger.With("component", "chain", "fault", StallFault), done: make(chan struct{})}
-	listen := cfg.RPCListen
-	if listen != "" {
-		cfg.RPCListen = "127.0.0.1:0" // go-ethereum's own; the gate takes listen
-	}
 	prev := cfg.afterSync
 	cfg.afterSync = func(h *types.Header) {
 		if prev != nil {
@@ -92,7 +81,7 @@ func startStalling(cfg Config, path string) (*Node, *stall, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := s.attach(n, listen); err != nil {
+	if err := s.attach(n); err != nil {
 		s.stop()
 		n.Close()
 		return nil, nil, err
@@ -171,9 +160,9 @@ func (s *stall) stop() {
 	})
 }
 
-// attach gives n a stalling client and, if listen is set, the stalling
-// gate on listen; both go when the node stops.
-func (s *stall) attach(n *Node, listen string) error {
+// attach gives n a stalling client and holds the requests of its
+// JSON-RPC gate (visible.go) while stalled; both go when the node stops.
+func (s *stall) attach(n *Node) error {
 	client, err := s.client(n)
 	if err != nil {
 		return err
@@ -181,11 +170,8 @@ func (s *stall) attach(n *Node, listen string) error {
 	inproc := n.client
 	n.client = client
 	s.closers = append(s.closers, func() error { inproc.Close(); return nil })
-	if listen != "" {
-		if n.rpcURL, err = s.gate(n.rpcURL, listen); err != nil {
-			return err
-		}
-	}
+	hold := s.wait
+	n.rpcHold.Store(&hold)
 	go func() {
 		<-n.quit
 		s.stop()
@@ -253,50 +239,4 @@ type stallConn struct {
 func (c *stallConn) Read(p []byte) (int, error) {
 	c.s.wait(context.Background())
 	return c.Conn.Read(p)
-}
-
-// gate listens on listen and passes each request to the node at target,
-// holding it while the chain is stalled; it returns the gate's URL.
-func (s *stall) gate(target, listen string) (string, error) {
-	u, err := url.Parse(target)
-	if err != nil {
-		return "", fmt.Errorf("embedded chain: stall: node url %q: %w", target, err)
-	}
-	host, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return "", fmt.Errorf("embedded chain: rpc listen %q: %w", listen, err)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
-	if err != nil {
-		return "", fmt.Errorf("embedded chain: rpc listen %q: %w", listen, err)
-	}
-	errLog := slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)
-	proxy := httputil.NewSingleHostReverseProxy(u)
-	proxy.ErrorLog = errLog
-	slots := make(chan struct{}, maxStallRequests)
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog,
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case slots <- struct{}{}:
-				defer func() { <-slots }()
-			default:
-				http.Error(w, "too many requests held by the stall fault", http.StatusServiceUnavailable)
-				return
-			}
-			if !s.wait(r.Context()) {
-				http.Error(w, "the chain is stalled (fault)", http.StatusServiceUnavailable)
-				return
-			}
-			proxy.ServeHTTP(w, r)
-		})}
-	s.closers = append(s.closers, srv.Close)
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			s.log.Error("embedded chain: stall gate", "err", err)
-		}
-	}()
-	return "http://" + ln.Addr().String(), nil
 }

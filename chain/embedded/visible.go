@@ -84,6 +84,10 @@ func (n *Node) gate(target, listen string) (string, *http.Server, error) {
 
 // pass forwards one request to the node (see gate).
 func (n *Node) pass(w http.ResponseWriter, r *http.Request, hc *http.Client, target string) {
+	if hold := n.rpcHold.Load(); hold != nil && !(*hold)(r.Context()) {
+		http.Error(w, "the chain is stalled (fault)", http.StatusServiceUnavailable)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, gateMaxBody))
 	if err != nil {
 		http.Error(w, "request body too large or unreadable", http.StatusRequestEntityTooLarge)
