@@ -1,0 +1,31 @@
+// Package forward carries an API request from the node that took it to
+// the node that owns its partition, and the owner's answer back, over NATS
+// request/reply (DESIGN.md, "Beyond one machine": Routing).
+//
+// The request travels as the raw HTTP/1.1 request the client sent, signed
+// headers and body untouched, so the owner verifies the signature, applies
+// the rate limits and the replay rule exactly as if the client had called
+// it. The answer travels as the raw HTTP/1.1 response the owner wrote and
+// is given to the client as it came: status, headers and body byte for
+// byte.
+//
+//   - Subject: the owner of partition k subscribes to "fxd.cmd.<k>"
+//     (Subject); nobody else does. A Responder holds the subscriptions of
+//     the partitions its node owns (Own, Disown).
+//   - Client address: the entry node sends the client's IP in the
+//     Fxd-Client-Ip header; the owner's handler sees it as the remote
+//     address, so per-IP limits count the client, not the entry node.
+//   - One hop: the owner's handler runs a forwarded request with
+//     IsForwarded true; its router never forwards it again (a partition that moved on meanwhile answers
+//     503 and the entry node tries again), so a request cannot circle.
+//   - No owner: while nobody answers on the subject (a failover in
+//     progress), the Forwarder tries again every RetryEvery until
+//     OwnerWait (10 s) has passed, then the caller answers 503
+//     `unavailable` with Retry-After.
+//
+// Limits: a request message is at most MaxRequest bytes (the API refuses
+// bodies over 64 KiB before this), an answer at most MaxResponse bytes (an
+// owner with a larger answer sends 503 in its place: see Responder); a
+// Responder runs at most MaxInFlight handlers at once and answers 503 to
+// the rest, and a Forwarder waits on at most MaxWaiting answers.
+package forward
