@@ -10,8 +10,10 @@
 // byte.
 //
 //   - Subject: the owner of partition k subscribes to "fxd.cmd.<k>"
-//     (Subject); nobody else does. A Responder holds the subscriptions of
-//     the partitions its node owns (Own, Disown).
+//     (Subject); nobody else does, and in one queue group, so that while a
+//     partition changes hands (old and new owner both subscribed) each
+//     request still reaches one node. A Responder holds the subscriptions
+//     of the partitions its node owns (Own, Disown).
 //   - Client address: the entry node sends the client's IP in the
 //     Fxd-Client-Ip header; the owner's handler sees it as the remote
 //     address, so per-IP limits count the client, not the entry node.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/nats-io/nats.go"
@@ -15,6 +16,12 @@ import (
 // next one is answered 503 at once (the entry node's client retries), so a
 // burst from the other nodes cannot pile goroutines up on the owner.
 const MaxInFlight = 1024
+
+// DisownWait bounds Disown's wait for the server to stop sending.
+const DisownWait = 10 * time.Second
+
+// queueGroup is the one queue group every owner subscribes in.
+const queueGroup = "owner"
 
 // ErrorWriter writes a contract error as the API does (httpd's
 // writeError), so a Responder's own refusals read like every other one.
@@ -46,7 +53,9 @@ func (r *Responder) Own(p int) error {
 	if _, ok := r.subs[p]; ok {
 		return nil
 	}
-	sub, err := r.nc.Subscribe(Subject(p), r.serve)
+	// A queue group: while two nodes answer for p (a handover), each
+	// request still reaches only one of them.
+	sub, err := r.nc.QueueSubscribe(Subject(p), queueGroup, r.serve)
 	if err != nil {
 		return fmt.Errorf("forward: own partition %d: %w", p, err)
 	}
@@ -62,7 +71,8 @@ func (r *Responder) Own(p int) error {
 }
 
 // Disown stops answering partition p's subject: requests already taken
-// are answered, new ones go to the partition's next owner.
+// are answered, new ones go to the partition's next owner. It returns once
+// the server sends p's requests here no more (at most DisownWait).
 func (r *Responder) Disown(p int) error {
 	r.mu.Lock()
 	sub, ok := r.subs[p]
@@ -73,10 +83,19 @@ func (r *Responder) Disown(p int) error {
 	}
 	// Drain: the requests already delivered to the subscription are still
 	// answered; the server sends new ones to whoever subscribes next.
-	if err := sub.Drain(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+	closed := sub.StatusChanged(nats.SubscriptionClosed)
+	if err := sub.Drain(); err != nil {
+		if errors.Is(err, nats.ErrConnectionClosed) {
+			return nil
+		}
 		return fmt.Errorf("forward: disown partition %d: %w", p, err)
 	}
-	return nil
+	select {
+	case <-closed:
+		return nil
+	case <-time.After(DisownWait):
+		return fmt.Errorf("forward: disown partition %d: not drained after %s", p, DisownWait)
+	}
 }
 
 // Owned lists the partitions answered here, in order.

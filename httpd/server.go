@@ -129,6 +129,10 @@ type Config struct {
 	ReadTimeout time.Duration
 	IdleTimeout time.Duration
 	MaxConns    int
+	// Cluster, if set, is the cluster this node is one of: a request for
+	// a partition another node leads is forwarded there (cluster.go). Nil:
+	// one node, every partition is here.
+	Cluster Cluster
 }
 
 // Server is the public API.
@@ -284,7 +288,9 @@ func (s *Server) sweepLimiters() {
 	}
 }
 
-// Handler exposes the request handler (for in-process benchmarks).
+// Handler serves one request as the listener does: in-process benchmarks
+// call it, and a cluster node's forward.Responder runs the requests
+// forwarded to it through it.
 func (s *Server) Handler() fasthttp.RequestHandler { return s.serve }
 
 // readError answers requests fasthttp could not read (it closes the
@@ -372,6 +378,9 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) int {
 	}
 	rt := &s.table[i]
 	rc.route = rt
+	if s.cfg.Cluster != nil && s.forwarded(ctx, rt, &rc.params) {
+		return i
+	}
 	if rt.Scope == 0 {
 		if s.allowIP(ctx) {
 			s.run(&rc)
