@@ -2,8 +2,8 @@ package httpd
 
 import (
 	"bufio"
-	"crypto/ed25519"
 	"context"
+	"crypto/ed25519"
 	"net"
 	"strconv"
 	"sync/atomic"
