@@ -1,0 +1,212 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// MaxMovesPerRound bounds the step-downs of one Balance round: each moves
+// a partition (its requests wait for the election, ~100s of ms), so a
+// round moves few and the next one looks again.
+const MaxMovesPerRound = 4
+
+// Placement is one partition stream's leader and the replicas that could
+// take over ("" leader: an election in progress).
+type Placement struct {
+	Stream   string
+	Leader   string
+	Eligible []string // current, online replicas other than the leader
+}
+
+// Move asks Stream's leader to hand over to To.
+type Move struct {
+	Stream, To string
+}
+
+// plan returns the moves that even out leadership over nodes: while some
+// node leads two or more partitions more than another, one partition of
+// the node leading most goes to its eligible replica leading fewest.
+// Deterministic: nodes and streams are taken in name order on ties.
+func plan(ps []Placement, nodes []string) []Move {
+	count := make(map[string]int, len(nodes))
+	for _, n := range nodes {
+		count[n] = 0
+	}
+	led := make(map[string][]int) // node → indexes into ps it leads
+	for i, p := range ps {
+		if _, ok := count[p.Leader]; ok {
+			count[p.Leader]++
+			led[p.Leader] = append(led[p.Leader], i)
+		}
+	}
+	var moves []Move
+	for {
+		from, m, ok := "", relief{}, false
+		for _, n := range byLoad(count) {
+			if m, ok = relieve(ps, led[n], count); ok {
+				from = n
+				break
+			}
+		}
+		if !ok {
+			return moves
+		}
+		moves = append(moves, Move{Stream: ps[m.i].Stream, To: m.to})
+		count[from]--
+		count[m.to]++
+		led[from] = slices.DeleteFunc(led[from], func(i int) bool { return i == m.i })
+		led[m.to] = append(led[m.to], m.i)
+	}
+}
+
+// byLoad lists the nodes leading most first (by name on a tie).
+func byLoad(count map[string]int) []string {
+	out := make([]string, 0, len(count))
+	for n := range count {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if d := count[b] - count[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+type relief struct {
+	i  int
+	to string
+}
+
+// relieve picks, among the partitions idx (led by one node), the first
+// with an eligible replica leading at least two fewer, and that replica.
+func relieve(ps []Placement, idx []int, count map[string]int) (relief, bool) {
+	for _, i := range idx {
+		from := count[ps[i].Leader]
+		to := ""
+		for _, n := range ps[i].Eligible {
+			c, known := count[n]
+			if known && c <= from-2 && (to == "" || c < count[to] || c == count[to] && n < to) {
+				to = n
+			}
+		}
+		if to != "" {
+			return relief{i: i, to: to}, true
+		}
+	}
+	return relief{}, false
+}
+
+// Balancer evens out partition leadership; the JetStream meta leader runs
+// it (Round does nothing elsewhere, so two nodes never move the same
+// partition two ways).
+type Balancer struct {
+	nc         *nats.Conn
+	js         jetstream.JetStream
+	partitions int
+	isMeta     func() bool
+	nodes      func() []string
+}
+
+// NewBalancer balances partitions 0..partitions-1. isMeta reports whether
+// this node is the meta leader now; nodes lists the cluster's nodes
+// that are up (by server name).
+func NewBalancer(nc *nats.Conn, js jetstream.JetStream, partitions int, isMeta func() bool, nodes func() []string) *Balancer {
+	return &Balancer{nc: nc, js: js, partitions: partitions, isMeta: isMeta, nodes: nodes}
+}
+
+// Round reads every partition stream's placement and asks for at most
+// MaxMovesPerRound of plan's moves. It returns the moves asked for.
+func (b *Balancer) Round(ctx context.Context) ([]Move, error) {
+	if !b.isMeta() {
+		return nil, nil
+	}
+	ps := make([]Placement, 0, b.partitions)
+	for p := range b.partitions {
+		pl, err := b.placement(ctx, StreamName(p))
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, pl)
+	}
+	moves := plan(ps, b.nodes())
+	if len(moves) > MaxMovesPerRound {
+		moves = moves[:MaxMovesPerRound]
+	}
+	for _, m := range moves {
+		if err := b.stepDown(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	return moves, nil
+}
+
+// placement reads one stream's leader and eligible replicas.
+func (b *Balancer) placement(ctx context.Context, stream string) (Placement, error) {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	s, err := b.js.Stream(ctx, stream)
+	if err != nil {
+		return Placement{}, fmt.Errorf("cluster: placement of %s: %w", stream, err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return Placement{}, fmt.Errorf("cluster: placement of %s: %w", stream, err)
+	}
+	pl := Placement{Stream: stream}
+	if info.Cluster == nil {
+		return pl, nil
+	}
+	pl.Leader = info.Cluster.Leader
+	for _, r := range info.Cluster.Replicas {
+		if r.Current && !r.Offline && !r.Pending {
+			pl.Eligible = append(pl.Eligible, r.Name)
+		}
+	}
+	return pl, nil
+}
+
+// requestTimeout bounds each JetStream API request of a round (an
+// election under way answers none).
+const requestTimeout = 5 * time.Second
+
+// stepDown asks m.Stream's leader to hand over to m.To (the JetStream API
+// takes a preferred server since nats-server 2.11).
+func (b *Balancer) stepDown(ctx context.Context, m Move) error {
+	req, err := json.Marshal(map[string]any{"placement": map[string]string{"preferred": m.To}})
+	if err != nil {
+		return fmt.Errorf("cluster: step down %s: %w", m.Stream, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	msg, err := b.nc.RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+m.Stream, req)
+	if err != nil {
+		return fmt.Errorf("cluster: step down %s to %s: %w", m.Stream, m.To, err)
+	}
+	var resp struct {
+		Success bool `json:"success"`
+		Error   *struct {
+			Description string `json:"description"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+		return fmt.Errorf("cluster: step down %s: answer: %w", m.Stream, err)
+	}
+	if !resp.Success {
+		desc := "refused"
+		if resp.Error != nil {
+			desc = resp.Error.Description
+		}
+		return fmt.Errorf("cluster: step down %s to %s: %w", m.Stream, m.To, errors.New(desc))
+	}
+	return nil
+}

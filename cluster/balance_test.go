@@ -1,0 +1,106 @@
+package cluster
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// everywhere is a placement whose stream every other node may take.
+func everywhere(stream, leader string, nodes []string) Placement {
+	p := Placement{Stream: stream, Leader: leader}
+	for _, n := range nodes {
+		if n != leader {
+			p.Eligible = append(p.Eligible, n)
+		}
+	}
+	return p
+}
+
+// counts applies moves to ps and counts leaders per node.
+func counts(ps []Placement, moves []Move, nodes []string) map[string]int {
+	leader := map[string]string{}
+	for _, p := range ps {
+		leader[p.Stream] = p.Leader
+	}
+	for _, m := range moves {
+		leader[m.Stream] = m.To
+	}
+	out := map[string]int{}
+	for _, n := range nodes {
+		out[n] = 0
+	}
+	for _, l := range leader {
+		if _, ok := out[l]; ok {
+			out[l]++
+		}
+	}
+	return out
+}
+
+func TestPlan(t *testing.T) {
+	three := []string{"n0", "n1", "n2"}
+	four := append(three[:3:3], "n3")
+	on := func(nodes []string, leaders ...string) []Placement {
+		var ps []Placement
+		for i, l := range leaders {
+			ps = append(ps, everywhere(fmt.Sprintf("S%d", i), l, nodes))
+		}
+		return ps
+	}
+	all := func(leaders ...string) []Placement { return on(three, leaders...) }
+	cases := []struct {
+		name  string
+		ps    []Placement
+		nodes []string
+		want  []Move
+	}{
+		{"balanced", all("n0", "n1", "n2", "n0", "n1", "n2"), three, nil},
+		{"off by one stays", all("n0", "n0", "n0", "n1", "n1", "n2", "n2"), three, nil},
+		{"all on one", all("n0", "n0", "n0", "n0", "n0", "n0"), three,
+			[]Move{{"S0", "n1"}, {"S1", "n2"}, {"S2", "n1"}, {"S3", "n2"}}},
+		{"a dead node's streams count for nobody", all("n9", "n9", "n0", "n0", "n1", "n2"), three, nil},
+		{"elections in progress are left alone", all("", "", "", "n0", "n0", "n0"), three,
+			[]Move{{"S3", "n1"}, {"S4", "n2"}}},
+		{"only to an eligible replica", []Placement{
+			{Stream: "S0", Leader: "n0", Eligible: []string{"n1"}},
+			{Stream: "S1", Leader: "n0", Eligible: []string{"n1"}},
+			{Stream: "S2", Leader: "n0", Eligible: []string{"n1"}},
+			{Stream: "S3", Leader: "n0", Eligible: []string{"n1"}},
+		}, three, []Move{{"S0", "n1"}, {"S1", "n1"}}},
+		{"a lagging replica is not eligible", []Placement{
+			{Stream: "S0", Leader: "n0"},
+			{Stream: "S1", Leader: "n0"},
+		}, three, nil},
+		{"a node that joined takes its share", on(four, "n0", "n0", "n1", "n1", "n2", "n2"), four,
+			[]Move{{"S0", "n3"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, plan(c.ps, c.nodes))
+		})
+	}
+}
+
+// Where every replica is eligible, plan ends with each node leading its
+// share or one more, whatever the start.
+func TestPlanEvensOut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		nodes := []string{"n0", "n1", "n2", "n3", "n4"}[:2+rng.IntN(4)]
+		var ps []Placement
+		for i := range 1 + rng.IntN(64) {
+			ps = append(ps, everywhere(fmt.Sprintf("S%02d", i), nodes[rng.IntN(len(nodes))], nodes))
+		}
+		moves := plan(ps, nodes)
+		c := counts(ps, moves, nodes)
+		lo, hi := len(ps), 0
+		for _, n := range nodes {
+			lo, hi = min(lo, c[n]), max(hi, c[n])
+		}
+		require.LessOrEqual(t, hi-lo, 1, "round %d: %v after %v", round, c, moves)
+		require.Equal(t, moves, plan(ps, nodes), "deterministic")
+	}
+}

@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Account is the NATS account fxd's streams live in (the server's global
+// account: fxd's embedded servers define no others).
+const Account = server.DEFAULT_GLOBAL_ACCOUNT
+
+// DefaultPollEvery is how often Leaders reads the raft state. A read is a
+// map lookup per partition under the server's lock; at 64 partitions
+// every 100 ms it costs nothing measurable, and it bounds how long a node
+// goes on answering for a partition it lost (the fence bounds the harm).
+const DefaultPollEvery = 100 * time.Millisecond
+
+// StreamName is the stream of partition p.
+func StreamName(p int) string { return fmt.Sprintf("FXD_P%02d", p) }
+
+// Change is a partition this node gained (Leads) or lost (!Leads).
+type Change struct {
+	Partition int
+	Leads     bool
+}
+
+// Leaders follows which partitions this node's embedded server leads.
+type Leaders struct {
+	srv     *server.Server
+	streams []string
+	every   time.Duration
+	leads   []atomic.Bool
+}
+
+// NewLeaders follows partitions 0..partitions-1 on srv (every: poll
+// period, 0 for DefaultPollEvery).
+func NewLeaders(srv *server.Server, partitions int, every time.Duration) *Leaders {
+	if every <= 0 {
+		every = DefaultPollEvery
+	}
+	l := &Leaders{srv: srv, every: every, streams: make([]string, partitions), leads: make([]atomic.Bool, partitions)}
+	for p := range l.streams {
+		l.streams[p] = StreamName(p)
+	}
+	return l
+}
+
+// Leads reports whether this node led p at the last poll.
+func (l *Leaders) Leads(p int) bool { return p >= 0 && p < len(l.leads) && l.leads[p].Load() }
+
+// Led lists the partitions this node led at the last poll, in order.
+func (l *Leaders) Led() []int {
+	var out []int
+	for p := range l.leads {
+		if l.leads[p].Load() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Run polls until ctx ends and calls apply with each poll's changes,
+// losses first. Leads turns false for a lost partition before apply and
+// true for a gained one after it: the node stops routing a partition to
+// itself before it lets go of it, and starts once it holds it. apply runs
+// on Run's goroutine; Run returns ctx's error.
+func (l *Leaders) Run(ctx context.Context, apply func([]Change)) error {
+	t := time.NewTicker(l.every)
+	defer t.Stop()
+	for {
+		l.poll(apply)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// poll reads every partition's leadership once and applies the changes.
+func (l *Leaders) poll(apply func([]Change)) {
+	var lost, gained []Change
+	for p, name := range l.streams {
+		now := l.srv.JetStreamIsStreamLeader(Account, name)
+		switch was := l.leads[p].Load(); {
+		case was && !now:
+			l.leads[p].Store(false) // stop routing here before the node lets go
+			lost = append(lost, Change{Partition: p})
+		case !was && now:
+			gained = append(gained, Change{Partition: p, Leads: true})
+		}
+	}
+	if len(lost)+len(gained) == 0 {
+		return
+	}
+	apply(append(lost, gained...))
+	for _, c := range gained {
+		l.leads[c.Partition].Store(true) // route here once the node holds it
+	}
+}

@@ -1,0 +1,190 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/jslog"
+	"github.com/fxd-labs/fxd/natsnode"
+	"github.com/fxd-labs/fxd/natsnode/natstest"
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// watched is one node's Leaders, run, with the changes it applied.
+type watched struct {
+	node    *natsnode.Node
+	leaders *Leaders
+	mu      sync.Mutex
+	held    map[int]bool // what apply was told: the node's own view
+	stop    context.CancelFunc
+	done    chan struct{}
+}
+
+func watch(n *natsnode.Node, partitions int) *watched {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &watched{node: n, leaders: NewLeaders(n.Server(), partitions, 20*time.Millisecond),
+		held: map[int]bool{}, stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		_ = w.leaders.Run(ctx, func(cs []Change) {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			gained := false
+			for _, c := range cs {
+				if gained && !c.Leads {
+					panic("a loss after a gain in one poll")
+				}
+				gained = gained || c.Leads
+				if c.Leads == w.held[c.Partition] {
+					panic(fmt.Sprintf("partition %d: told %v twice", c.Partition, c.Leads))
+				}
+				w.held[c.Partition] = c.Leads
+			}
+		})
+	}()
+	return w
+}
+
+func (w *watched) close() { w.stop(); <-w.done }
+
+// view is the partitions apply was told this node holds, and whether
+// Leads agrees for each.
+func (w *watched) view() []int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []int
+	for p, h := range w.held {
+		if h {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// held reports whether every partition is held by exactly one of ws (by
+// apply and by Leads both) and cond holds of the counts per node; if not,
+// what it saw.
+func held(ws []*watched, partitions int, cond func(counts []int) bool) (bool, string) {
+	owners := make([]int, partitions)
+	counts := make([]int, len(ws))
+	agree := true
+	for i, w := range ws {
+		v := w.view()
+		agree = agree && slices.Equal(v, w.leaders.Led())
+		counts[i] = len(v)
+		for _, p := range v {
+			owners[p]++
+		}
+	}
+	ok := agree && !slices.ContainsFunc(owners, func(k int) bool { return k != 1 }) && cond(counts)
+	return ok, fmt.Sprintf("owners per partition %v, partitions per node %v, Leads agrees %v", owners, counts, agree)
+}
+
+// settled waits (up to a minute) until held.
+func settled(t *testing.T, ws []*watched, partitions int, cond func(counts []int) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ok, saw := held(ws, partitions, cond)
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not settled: %s", saw)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLeadershipFollowsTheStreams: three nodes, six partition streams of
+// three replicas. Each node's Leaders sees exactly the partitions its
+// server leads, every partition on one node; Balance evens them out to two
+// each; when a node shuts down the two survivors take its partitions over
+// and Balance evens them out to three each.
+func TestLeadershipFollowsTheStreams(t *testing.T) {
+	const partitions = 6
+	c, err := natstest.StartCluster(t.TempDir(), 3, nil)
+	require.NoError(t, err)
+	t.Cleanup(c.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	conns := make([]*nats.Conn, len(c.Nodes))
+	for i, n := range c.Nodes {
+		conns[i], err = n.Connect()
+		require.NoError(t, err)
+		t.Cleanup(conns[i].Close)
+	}
+	js, err := jetstream.New(conns[0])
+	require.NoError(t, err)
+	for p := range partitions {
+		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: 3}, partlog.Options{})
+		require.NoError(t, err)
+		require.NoError(t, l.Close())
+	}
+	var ws []*watched
+	for _, n := range c.Nodes {
+		w := watch(n, partitions)
+		t.Cleanup(w.close)
+		ws = append(ws, w)
+	}
+	settled(t, ws, partitions, func([]int) bool { return true })
+
+	balance := func(live []int, want int) {
+		t.Helper()
+		names := func() []string {
+			var out []string
+			for _, i := range live {
+				out = append(out, c.Nodes[i].Name())
+			}
+			return out
+		}
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			for _, i := range live {
+				js, err := jetstream.New(conns[i])
+				require.NoError(t, err)
+				b := NewBalancer(conns[i], js, partitions, c.Nodes[i].Server().JetStreamIsLeader, names)
+				if _, err := b.Round(ctx); err != nil {
+					t.Logf("balance round on %s: %v", c.Nodes[i].Name(), err) // an election under way
+				}
+			}
+			var lws []*watched
+			for _, i := range live {
+				lws = append(lws, ws[i])
+			}
+			ok, saw := held(lws, partitions, func(cs []int) bool { return !slices.ContainsFunc(cs, func(k int) bool { return k != want }) })
+			if ok {
+				return
+			}
+			require.True(t, time.Now().Before(deadline), "not balanced to %d each: %s", want, saw)
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	start := time.Now()
+	balance([]int{0, 1, 2}, 2)
+	t.Logf("balanced 2/2/2 in %s", time.Since(start))
+
+	// The node leading partition 0 goes; the survivors take over.
+	gone := slices.IndexFunc(ws, func(w *watched) bool { return w.leaders.Leads(0) })
+	require.GreaterOrEqual(t, gone, 0)
+	ws[gone].close()
+	c.Nodes[gone].Shutdown()
+	var live []int
+	for i := range c.Nodes {
+		if i != gone {
+			live = append(live, i)
+		}
+	}
+	start = time.Now()
+	balance(live, 3)
+	t.Logf("%s shut down; survivors balanced 3/3 in %s", c.Nodes[gone].Name(), time.Since(start))
+}
