@@ -25,9 +25,13 @@
 //     OwnerWait (10 s) has passed, then the caller answers 503
 //     `unavailable` with Retry-After.
 //
+//   - Streamed answers (the ledger export) cross in pieces the entry node
+//     pulls as its client takes them (stream.go).
+//
 // Limits: a request message is at most MaxRequest bytes (the API refuses
-// bodies over 64 KiB before this), an answer at most MaxResponse bytes (an
-// owner with a larger answer sends 503 in its place: see Responder); a
-// Responder runs at most MaxInFlight handlers at once and answers 503 to
+// bodies over 64 KiB before this), a whole answer at most MaxResponse
+// bytes (no route writes a larger one; the owner would answer 503), a
+// streamed one PieceSize bytes a message; a Responder runs at most
+// MaxInFlight handlers and MaxStreams streams at once and answers 503 to
 // the rest, and a Forwarder waits on at most MaxWaiting answers.
 package forward

@@ -3,6 +3,8 @@ package forward
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io"
 	"fmt"
 	"net"
 	"strings"
@@ -175,32 +177,18 @@ func TestForwardSendsATakenRequestOnce(t *testing.T) {
 
 func TestResponderRefusals(t *testing.T) {
 	cs := connect(t, 2)
-	big := strings.Repeat("x", MaxResponse)
 	owner := NewResponder(cs[1], func(ctx *fasthttp.RequestCtx) {
-		switch string(ctx.Path()) {
-		case "/big":
-			ctx.SetBodyString(big)
-		case "/stream":
-			ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
-				for range 64 {
-					_, _ = w.WriteString(big[:1<<20])
-				}
-			})
-		default:
-			echo(ctx)
-		}
+		ctx.SetBodyString(strings.Repeat("x", MaxResponse))
 	}, writeErr)
 	require.NoError(t, owner.Own(2))
 	require.NoError(t, cs[1].Flush())
 	fw := NewForwarder(cs[0], Config{})
 
-	for _, path := range []string{"/big", "/stream"} {
-		ctx := clientCtx("GET", path, "")
-		require.Nil(t, fw.Forward(ctx, 2), path)
-		require.Equal(t, 503, ctx.Response.StatusCode(), path)
-		require.Equal(t, "1", string(ctx.Response.Header.Peek("Retry-After")), path)
-		require.JSONEq(t, string(errTooLarge.Reply().Body), string(ctx.Response.Body()), path)
-	}
+	ctx := clientCtx("GET", "/big", "")
+	require.Nil(t, fw.Forward(ctx, 2))
+	require.Equal(t, 503, ctx.Response.StatusCode())
+	require.Equal(t, "1", string(ctx.Response.Header.Peek("Retry-After")))
+	require.JSONEq(t, string(errTooLarge.Reply().Body), string(ctx.Response.Body()))
 
 	// A message that is no HTTP request is refused, not run.
 	reply, err := cs[0].Request(Subject(2), []byte("not http"), 5*time.Second)
@@ -209,6 +197,98 @@ func TestResponderRefusals(t *testing.T) {
 	require.NoError(t, decodeResponse(reply.Data, &resp))
 	require.Equal(t, 503, resp.StatusCode())
 	require.JSONEq(t, string(errGarbled.Reply().Body), string(resp.Body()))
+}
+
+// failingReader gives n bytes, then an error (a store failing mid-export).
+type failingReader struct{ n int }
+
+func (r *failingReader) Read(b []byte) (int, error) {
+	if r.n == 0 {
+		return 0, errors.New("store failed")
+	}
+	k := min(len(b), r.n)
+	for i := range b[:k] {
+		b[i] = 'y'
+	}
+	r.n -= k
+	return k, nil
+}
+
+// A streamed answer (the export) crosses in pieces pulled by the entry
+// node: whole and in order when it ends, cut short (an error, never EOF)
+// when the owner's body fails; the owner's handler may set deadlines on
+// its connection as on a real one.
+func TestForwardStreamsAnAnswer(t *testing.T) {
+	cs := connect(t, 2)
+	big := make([]byte, 5*PieceSize+12345)
+	for i := range big {
+		big[i] = byte(i * 7 % 251)
+	}
+	owner := NewResponder(cs[1], func(ctx *fasthttp.RequestCtx) {
+		require.NoError(t, ctx.Conn().SetWriteDeadline(time.Now().Add(time.Second)))
+		ctx.SetContentType("text/csv")
+		switch string(ctx.Path()) {
+		case "/export":
+			ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+				for off := 0; off < len(big); off += 1000 {
+					_, _ = w.Write(big[off:min(off+1000, len(big))])
+				}
+			})
+		case "/failing":
+			ctx.SetBodyStream(&failingReader{n: 2*PieceSize + 10}, -1)
+		}
+	}, writeErr)
+	require.NoError(t, owner.Own(5))
+	require.NoError(t, cs[1].Flush())
+	fw := NewForwarder(cs[0], Config{AnswerWait: 500 * time.Millisecond})
+
+	ctx := clientCtx("GET", "/export", "")
+	require.Nil(t, fw.Forward(ctx, 5))
+	require.Equal(t, 200, ctx.Response.StatusCode())
+	require.Equal(t, "text/csv", string(ctx.Response.Header.ContentType()))
+	got, err := io.ReadAll(ctx.Response.BodyStream())
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(big, got), "%d bytes of %d", len(got), len(big))
+
+	ctx = clientCtx("GET", "/failing", "")
+	require.Nil(t, fw.Forward(ctx, 5))
+	got, err = io.ReadAll(ctx.Response.BodyStream())
+	require.ErrorIs(t, err, errStreamBroken)
+	require.Len(t, got, 2*PieceSize, "the whole pieces before the failure")
+	require.Eventually(t, func() bool { return len(owner.streams) == 0 }, 5*time.Second, 10*time.Millisecond)
+}
+
+// A stream nobody pulls from any more is dropped after the idle time.
+func TestAbandonedStreamIsDropped(t *testing.T) {
+	cs := connect(t, 2)
+	closed := make(chan struct{})
+	owner := NewResponder(cs[1], func(ctx *fasthttp.RequestCtx) {
+		ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+			defer close(closed)
+			for {
+				if _, err := w.Write(make([]byte, 64<<10)); err != nil {
+					return
+				}
+				if err := w.Flush(); err != nil {
+					return
+				}
+			}
+		})
+	}, writeErr)
+	owner.streamIdle = 200 * time.Millisecond
+	require.NoError(t, owner.Own(6))
+	require.NoError(t, cs[1].Flush())
+	fw := NewForwarder(cs[0], Config{})
+	ctx := clientCtx("GET", "/endless", "")
+	require.Nil(t, fw.Forward(ctx, 6))
+	_, err := ctx.Response.BodyStream().Read(make([]byte, 10))
+	require.NoError(t, err)
+	select {
+	case <-closed: // the owner let go: its body's writer saw the pipe close
+	case <-time.After(10 * time.Second):
+		t.Fatal("the abandoned stream was kept")
+	}
+	require.Eventually(t, func() bool { return len(owner.streams) == 0 }, 5*time.Second, 10*time.Millisecond)
 }
 
 // Past MaxInFlight running handlers the owner refuses at once.

@@ -88,6 +88,11 @@ func (f *Forwarder) Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error {
 	for {
 		reply, err := f.nc.RequestMsg(msg, f.cfg.AnswerWait)
 		switch {
+		case err == nil && reply.Header.Get(HeaderStream) != "":
+			if f.pullBody(ctx, reply) != nil {
+				return errGarbled
+			}
+			return nil
 		case err == nil:
 			if decodeResponse(reply.Data, &ctx.Response) != nil {
 				return errGarbled

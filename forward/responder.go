@@ -34,6 +34,9 @@ type Responder struct {
 	handler fasthttp.RequestHandler
 	writeE  ErrorWriter
 	sem     chan struct{}
+	streams chan struct{} // streamed answers being served (stream.go)
+	// streamIdle is StreamIdle (tests shorten it).
+	streamIdle time.Duration
 
 	mu   sync.Mutex
 	subs map[int]*nats.Subscription
@@ -42,7 +45,8 @@ type Responder struct {
 // NewResponder answers on nc with handler; writeE renders its refusals.
 func NewResponder(nc *nats.Conn, handler fasthttp.RequestHandler, writeE ErrorWriter) *Responder {
 	return &Responder{nc: nc, handler: handler, writeE: writeE,
-		sem: make(chan struct{}, MaxInFlight), subs: make(map[int]*nats.Subscription)}
+		sem: make(chan struct{}, MaxInFlight), streams: make(chan struct{}, MaxStreams), streamIdle: StreamIdle,
+		subs: make(map[int]*nats.Subscription)}
 }
 
 // Own starts answering partition p's subject. Owning a partition twice is
@@ -131,23 +135,31 @@ var (
 		Message: "the node owning this account is at capacity; retry shortly", RetryAfter: 1}
 	errGarbled = &domain.Error{Status: 503, Code: domain.CodeUnavailable,
 		Message: "the request could not be passed to the node owning this account; retry shortly", RetryAfter: 1}
+	// A whole (not streamed) answer over MaxResponse: no route of the API
+	// writes one (lists are paged; the export streams).
 	errTooLarge = &domain.Error{Status: 503, Code: domain.CodeUnavailable,
-		Message: "the answer is too large to pass between nodes; ask with a smaller page", RetryAfter: 1}
+		Message: "the answer is too large to pass between nodes", RetryAfter: 1}
 )
 
 // answer runs one forwarded request through the handler and sends its
-// response back whole.
+// response back: whole, or streamed when the handler streams its body.
 func (r *Responder) answer(msg *nats.Msg) {
 	ctx := &fasthttp.RequestCtx{}
-	var req fasthttp.Request
-	addr, err := decodeRequest(msg, &req)
+	addr, err := decodeRequest(msg, &ctx.Request)
 	if err != nil {
 		r.refuse(msg, errGarbled)
 		return
 	}
-	ctx.Init(&req, addr, nil)
+	if addr == nil {
+		addr = zeroAddr
+	}
+	ctx.Init2(&ownerConn{remote: addr}, quietLogger{}, false)
 	markForwarded(ctx)
 	r.handler(ctx)
+	if ctx.Response.IsBodyStream() {
+		r.stream(msg, &ctx.Response)
+		return
+	}
 	data, err := encodeResponse(&ctx.Response)
 	if err != nil {
 		r.refuse(msg, errTooLarge)
@@ -167,6 +179,12 @@ func (r *Responder) refuse(msg *nats.Msg, e *domain.Error) {
 	}
 	_ = msg.Respond(data)
 }
+
+// quietLogger drops fasthttp's per-request log lines (the API logs its
+// own).
+type quietLogger struct{}
+
+func (quietLogger) Printf(string, ...any) {}
 
 // forwardedKey marks a forwarded request's context.
 type forwardedKey struct{}

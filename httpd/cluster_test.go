@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"net"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -109,9 +110,7 @@ func TestClusterRouting(t *testing.T) {
 	require.Equal(t, 201, first.Status, "%s", first.Body)
 	for i, c := range []*client.Client{viaA, viaB} {
 		if i == 1 {
-			// viaB signs as viaA did: within the same second the same
-			// request would carry the same signature (a replay).
-			time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+			nextSecond()
 		}
 		again, err := c.Do(ctx, "POST", "/public/v1/contacts", body, key)
 		require.NoError(t, err)
@@ -119,6 +118,18 @@ func TestClusterRouting(t *testing.T) {
 		require.Equal(t, string(first.Body), string(again.Body))
 		require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
 	}
+
+	// The export streams across (its body pulled piece by piece): the same
+	// bytes as straight from B.
+	exA, err := viaA.Do(ctx, "GET", "/public/v1/transactions/export", nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, exA.Status, "%s", exA.Body)
+	require.Equal(t, "text/csv", exA.Header.Get("Content-Type"))
+	nextSecond()
+	exB, err := viaB.Do(ctx, "GET", "/public/v1/transactions/export", nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, string(exB.Body), string(exA.Body))
+	require.Contains(t, string(exA.Body), strings.Join(domain.LedgerCSVHeader[:], ","))
 
 	// One signed request sent twice through A: the owner remembers it.
 	raw := signedRaw(keyID, priv, "GET", "/public/v1/contacts", nil)
@@ -159,6 +170,10 @@ func TestClusterRouting(t *testing.T) {
 	require.Equal(t, "1", none.Header.Get("Retry-After"))
 	require.Contains(t, string(none.Body), domain.CodeUnavailable)
 }
+
+// nextSecond waits for the next second: two clients of one key signing
+// the same request within one second send the same signature (a replay).
+func nextSecond() { time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second))) }
 
 // signedRaw is one signed request as it goes on the wire.
 func signedRaw(keyID string, priv ed25519.PrivateKey, method, target string, body []byte) []byte {
