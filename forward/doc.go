@@ -14,20 +14,17 @@
 //     partition changes hands (old and new owner both subscribed) each
 //     request still reaches one node. A Responder holds the subscriptions
 //     of the partitions its node owns (Own, Disown).
-//
 //   - Client address: the entry node sends the client's IP in the
 //     Fxd-Client-Ip header; the owner's handler sees it as the remote
 //     address, so per-IP limits count the client, not the entry node.
-//
 //   - One hop: the owner's handler runs a forwarded request with
-//     IsForwarded true; its router never forwards it again (a partition that moved on meanwhile answers
-//     503 and the entry node tries again), so a request cannot circle.
-//
+//     IsForwarded true; its router never forwards it again (a node the
+//     partition moved away from meanwhile answers 503, and the client
+//     tries again), so a request cannot circle.
 //   - No owner: while nobody answers on the subject (a failover in
 //     progress), the Forwarder tries again every RetryEvery until
 //     OwnerWait (10 s) has passed, then the caller answers 503
 //     `unavailable` with Retry-After.
-//
 //   - Streamed answers (the ledger export) cross in pieces the entry node
 //     pulls as its client takes them (stream.go).
 //
