@@ -1,0 +1,100 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/forward"
+	"github.com/valyala/fasthttp"
+)
+
+// DefaultBalanceEvery is the pause between two balancing rounds.
+const DefaultBalanceEvery = 5 * time.Second
+
+// Router is a node's part in routing (httpd.Cluster): it leads what its
+// Leaders say, answers the partitions it leads through its Responder,
+// forwards the rest with its Forwarder, and balances leadership when its
+// server is the meta leader.
+type Router struct {
+	Leaders   *Leaders
+	Responder *forward.Responder
+	Forwarder *forward.Forwarder
+	Balancer  *Balancer
+	// BalanceEvery is the pause between balancing rounds (default
+	// DefaultBalanceEvery).
+	BalanceEvery time.Duration
+	Logger       *slog.Logger
+}
+
+// Leads reports whether this node leads p (httpd.Cluster).
+func (r *Router) Leads(p int) bool { return r.Leaders.Leads(p) }
+
+// Forward passes the request to p's owner (httpd.Cluster).
+func (r *Router) Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error {
+	return r.Forwarder.Forward(ctx, p)
+}
+
+// Run follows leadership until ctx ends: the Responder answers exactly
+// the partitions this node leads (a loss is let go before a gain is
+// taken), and a balancing round runs every BalanceEvery. A Responder that
+// cannot subscribe or let go ends Run with the error: the node would
+// answer for what it does not lead, or not answer for what it does.
+func (r *Router) Run(ctx context.Context) error {
+	every := r.BalanceEvery
+	if every <= 0 {
+		every = DefaultBalanceEvery
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go r.balance(ctx, every)
+	err := r.Leaders.Run(ctx, func(cs []Change) {
+		for _, c := range cs {
+			if err := r.apply(c); err != nil {
+				cancel(err)
+				return
+			}
+		}
+	})
+	if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+		return cause
+	}
+	return err
+}
+
+// apply makes the Responder follow one change.
+func (r *Router) apply(c Change) error {
+	if c.Leads {
+		r.Logger.Info("cluster: partition gained", "partition", c.Partition)
+		return r.Responder.Own(c.Partition)
+	}
+	r.Logger.Info("cluster: partition lost", "partition", c.Partition)
+	if err := r.Responder.Disown(c.Partition); err != nil {
+		return fmt.Errorf("cluster: let go of partition %d: %w", c.Partition, err)
+	}
+	return nil
+}
+
+// balance runs a round every `every` until ctx ends; a failed round (an
+// election under way) is logged and tried again next time.
+func (r *Router) balance(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		moves, err := r.Balancer.Round(ctx)
+		if err != nil {
+			r.Logger.Warn("cluster: balancing round", "err", err)
+			continue
+		}
+		for _, m := range moves {
+			r.Logger.Info("cluster: leadership moved", "stream", m.Stream, "to", m.To)
+		}
+	}
+}

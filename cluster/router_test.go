@@ -1,0 +1,186 @@
+package cluster
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/forward"
+	"github.com/fxd-labs/fxd/httpd"
+	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/jslog"
+	"github.com/fxd-labs/fxd/natsnode"
+	"github.com/fxd-labs/fxd/natsnode/natstest"
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// apiNode is one node: its own engine behind its API on loopback, routed
+// by a Router over its embedded NATS server.
+type apiNode struct {
+	nats   *natsnode.Node
+	e      *actors.Engine
+	url    string
+	router *Router
+	stop   func()
+}
+
+func startAPINode(t *testing.T, n *natsnode.Node, partitions int, live func() []string) *apiNode {
+	t.Helper()
+	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	e, err := actors.Open(actors.Config{DataDir: t.TempDir(), Logger: quiet})
+	require.NoError(t, err)
+	require.NoError(t, e.Recover())
+	nc, err := n.Connect(nats.MaxReconnects(0))
+	require.NoError(t, err)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	r := &Router{Leaders: NewLeaders(n.Server(), partitions, 20*time.Millisecond),
+		Forwarder:    forward.NewForwarder(nc, forward.Config{OwnerWait: 2 * time.Second, RetryEvery: 20 * time.Millisecond}),
+		Balancer:     NewBalancer(nc, js, partitions, n.Server().JetStreamIsLeader, live),
+		BalanceEvery: 200 * time.Millisecond, Logger: quiet}
+	s, err := httpd.New(httpd.Config{BasePath: "/public/v1", Logger: quiet, Started: time.Now().Add(-time.Second), Cluster: r}, e)
+	require.NoError(t, err)
+	r.Responder = forward.NewResponder(nc, s.Handler(), httpd.WriteError)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = s.Serve(ln) }()
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- r.Run(ctx) }()
+	node := &apiNode{nats: n, e: e, url: "http://" + ln.Addr().String(), router: r}
+	node.stop = func() {
+		cancel()
+		require.ErrorIs(t, <-ran, context.Canceled)
+		_ = s.Shutdown(context.Background())
+		nc.Close()
+		_ = e.Close()
+	}
+	return node
+}
+
+// accountLedBy creates accounts on node's engine until one falls in a
+// partition node leads, and a key for it; it returns the key.
+func accountLedBy(t *testing.T, node *apiNode) (string, ed25519.PrivateKey, string) {
+	t.Helper()
+	ctx := context.Background()
+	for range 200 {
+		out, err := node.e.CreateAccount(ctx, domain.CreateAccount{Name: "routed", KYC: domain.KYCApproved, Pay: true})
+		require.NoError(t, err)
+		var a struct{ ID string }
+		require.NoError(t, json.Unmarshal(out.Reply.Body, &a))
+		if p, _ := ids.Partition(a.ID); !node.router.Leads(p) {
+			continue
+		}
+		pub, priv, err := ed25519.GenerateKey(rand.Reader)
+		require.NoError(t, err)
+		keyID := node.e.NewID("svc_test_", a.ID)
+		out, err = node.e.Exec(ctx, a.ID, domain.Request{Cmd: domain.CreateKey{KeyID: keyID, PublicKey: pub, Scopes: domain.ScopeByName("read")}})
+		require.NoError(t, err)
+		require.Equal(t, 201, out.Reply.Status, "%s", out.Reply.Body)
+		return keyID, priv, a.ID
+	}
+	t.Fatal("no account fell in a partition the node leads")
+	return "", nil, ""
+}
+
+// TestRouterFollowsLeadership: three nodes, each its own engine, four
+// partitions. A key of an account held by the node leading its partition
+// is answered by that node whichever node the client calls. When that
+// node goes, its partition's leadership moves to a survivor and the
+// requests follow it there: the survivor answers (it has no copy of the
+// account yet, so the key is unknown to it: 401) where before there was
+// no owner (503). Replicating the records with the streams is the
+// engine's part, not routing's.
+func TestRouterFollowsLeadership(t *testing.T) {
+	const partitions = 4
+	c, err := natstest.StartCluster(t.TempDir(), 3, nil)
+	require.NoError(t, err)
+	t.Cleanup(c.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	setup, err := c.Nodes[0].Connect()
+	require.NoError(t, err)
+	defer setup.Close()
+	js, err := jetstream.New(setup)
+	require.NoError(t, err)
+	for p := range partitions {
+		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: 3}, partlog.Options{})
+		require.NoError(t, err)
+		require.NoError(t, l.Close())
+	}
+	gone := -1
+	live := func() []string {
+		var out []string
+		for i, n := range c.Nodes {
+			if i != gone {
+				out = append(out, n.Name())
+			}
+		}
+		return out
+	}
+	var nodes []*apiNode
+	for _, n := range c.Nodes {
+		node := startAPINode(t, n, partitions, live)
+		nodes = append(nodes, node)
+	}
+	defer func() {
+		for i, n := range nodes {
+			if i != gone {
+				n.stop()
+			}
+		}
+	}()
+	// Balanced: every node leads one or two partitions.
+	require.Eventually(t, func() bool {
+		total := 0
+		for _, n := range nodes {
+			k := len(n.router.Leaders.Led())
+			if k < 1 || k > 2 {
+				return false
+			}
+			total += k
+		}
+		return total == partitions
+	}, time.Minute, 20*time.Millisecond)
+
+	owner := nodes[1]
+	keyID, priv, acct := accountLedBy(t, owner)
+	for i, n := range nodes {
+		cl, err := client.New(n.url, keyID, priv)
+		require.NoError(t, err)
+		// _r (which the server ignores) keeps the three clients' signatures
+		// apart within one second.
+		got, err := cl.Do(ctx, "GET", fmt.Sprintf("/public/v1/account?_r=n%d", i), nil, nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, got.Status, "via %s: %s", n.url, got.Body)
+		require.Contains(t, string(got.Body), acct)
+	}
+
+	gone = 1
+	owner.stop()
+	owner.nats.Shutdown()
+	p, _ := ids.Partition(keyID)
+	for i, n := range []*apiNode{nodes[0], nodes[2]} {
+		cl, err := client.New(n.url, keyID, priv)
+		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			got, err := cl.Do(ctx, "GET", fmt.Sprintf("/public/v1/account?_r=s%d", i), nil, nil)
+			return err == nil && got.Status == 401
+		}, time.Minute, 100*time.Millisecond, "partition %d answered by its new leader via %s", p, n.url)
+	}
+	require.True(t, nodes[0].router.Leads(p) != nodes[2].router.Leads(p), "one survivor leads partition %d", p)
+}
