@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,11 +32,14 @@ var indexColumns = []struct{ title, row string }{
 // WriteIndex writes dir/README.md: one line per saved report in dir
 // (oldest first) with its date, commit, CPU and headline figures, so a
 // regression is one glance. A report that cannot be read is listed as such.
+// The torture runs' summaries (torture-*.json, written by fxtorture) are
+// not bench reports and are left out.
 func WriteIndex(dir string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return err
 	}
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(filepath.Base(f), "torture-") })
 	type entry struct {
 		name string
 		rep  *Report

@@ -23,6 +23,7 @@ func TestWriteIndex(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "2026-01-03.json"), []byte("{"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "torture-2026-01-04.json"), []byte(`{"seed":1}`), 0o644))
 	require.NoError(t, WriteIndex(dir))
 	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	require.NoError(t, err)
@@ -31,4 +32,5 @@ func TestWriteIndex(t *testing.T) {
 	require.Contains(t, lines[len(lines)-2], "| 2026-01-01.json | 2026-01-01 00:00 | 0123456789ab | AMD EPYC, 2 CPU | 0.967 PASS | — |")
 	require.Contains(t, lines[len(lines)-2], "| p99 1.09 ms |")
 	require.Contains(t, lines[len(lines)-1], "| 2026-01-02-quotes.json | 2026-01-02 00:00 | fedcba+dirty | Intel\\|Xeon, 4 CPU |")
+	require.NotContains(t, string(b), "torture-", "a torture summary is no bench report")
 }
