@@ -73,11 +73,14 @@ func startAPINode(t *testing.T, n *natsnode.Node, partitions int, live func() []
 }
 
 // accountLedBy creates accounts on node's engine until one falls in a
-// partition node leads, and a key for it; it returns the key.
+// partition node leads, and a key for it; it returns the key. Account ids
+// spread over all ids.Partitions (64) while the test runs four, so about
+// one account in 64 falls in a partition the node leads: 5,000 tries miss
+// with a probability below 1e-30.
 func accountLedBy(t *testing.T, node *apiNode) (string, ed25519.PrivateKey, string) {
 	t.Helper()
 	ctx := context.Background()
-	for range 200 {
+	for range 5000 {
 		out, err := node.e.CreateAccount(ctx, domain.CreateAccount{Name: "routed", KYC: domain.KYCApproved, Pay: true})
 		require.NoError(t, err)
 		var a struct{ ID string }
