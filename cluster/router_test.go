@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,11 +126,12 @@ func TestRouterFollowsLeadership(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, l.Close())
 	}
-	gone := -1
+	var gone atomic.Int32 // read by the balancers' goroutines
+	gone.Store(-1)
 	live := func() []string {
 		var out []string
 		for i, n := range c.Nodes {
-			if i != gone {
+			if int32(i) != gone.Load() {
 				out = append(out, n.Name())
 			}
 		}
@@ -142,7 +144,7 @@ func TestRouterFollowsLeadership(t *testing.T) {
 	}
 	defer func() {
 		for i, n := range nodes {
-			if i != gone {
+			if int32(i) != gone.Load() {
 				n.stop()
 			}
 		}
@@ -173,7 +175,7 @@ func TestRouterFollowsLeadership(t *testing.T) {
 		require.Contains(t, string(got.Body), acct)
 	}
 
-	gone = 1
+	gone.Store(1)
 	owner.stop()
 	owner.nats.Shutdown()
 	p, _ := ids.Partition(keyID)
