@@ -105,6 +105,26 @@ func settled(t *testing.T, ws []*watched, partitions int, cond func(counts []int
 	}
 }
 
+// startWithStreams starts a 3-node cluster and creates the streams of
+// partitions 0..partitions-1, three replicas each.
+func startWithStreams(ctx context.Context, t *testing.T, partitions int) *natstest.Cluster {
+	t.Helper()
+	c, err := natstest.StartCluster(t.TempDir(), 3, nil)
+	require.NoError(t, err)
+	t.Cleanup(c.Shutdown)
+	setup, err := c.Nodes[0].Connect()
+	require.NoError(t, err)
+	defer setup.Close()
+	js, err := jetstream.New(setup)
+	require.NoError(t, err)
+	for p := range partitions {
+		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: 3}, partlog.Options{})
+		require.NoError(t, err)
+		require.NoError(t, l.Close())
+	}
+	return c
+}
+
 // TestLeadershipFollowsTheStreams: three nodes, six partition streams of
 // three replicas. Each node's Leaders sees exactly the partitions its
 // server leads, every partition on one node; Balance evens them out to two
@@ -112,23 +132,15 @@ func settled(t *testing.T, ws []*watched, partitions int, cond func(counts []int
 // and Balance evens them out to three each.
 func TestLeadershipFollowsTheStreams(t *testing.T) {
 	const partitions = 6
-	c, err := natstest.StartCluster(t.TempDir(), 3, nil)
-	require.NoError(t, err)
-	t.Cleanup(c.Shutdown)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	c := startWithStreams(ctx, t, partitions)
 	conns := make([]*nats.Conn, len(c.Nodes))
 	for i, n := range c.Nodes {
+		var err error
 		conns[i], err = n.Connect()
 		require.NoError(t, err)
 		t.Cleanup(conns[i].Close)
-	}
-	js, err := jetstream.New(conns[0])
-	require.NoError(t, err)
-	for p := range partitions {
-		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: 3}, partlog.Options{})
-		require.NoError(t, err)
-		require.NoError(t, l.Close())
 	}
 	var ws []*watched
 	for _, n := range c.Nodes {

@@ -23,10 +23,7 @@ import (
 	"github.com/fxd-labs/fxd/forward"
 	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/ids"
-	"github.com/fxd-labs/fxd/jslog"
 	"github.com/fxd-labs/fxd/natsnode"
-	"github.com/fxd-labs/fxd/natsnode/natstest"
-	"github.com/fxd-labs/fxd/partlog"
 )
 
 // apiNode is one node: its own engine behind its API on loopback, routed
@@ -111,21 +108,9 @@ func accountLedBy(t *testing.T, node *apiNode) (string, ed25519.PrivateKey, stri
 // engine's part, not routing's.
 func TestRouterFollowsLeadership(t *testing.T) {
 	const partitions = 4
-	c, err := natstest.StartCluster(t.TempDir(), 3, nil)
-	require.NoError(t, err)
-	t.Cleanup(c.Shutdown)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	setup, err := c.Nodes[0].Connect()
-	require.NoError(t, err)
-	defer setup.Close()
-	js, err := jetstream.New(setup)
-	require.NoError(t, err)
-	for p := range partitions {
-		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: 3}, partlog.Options{})
-		require.NoError(t, err)
-		require.NoError(t, l.Close())
-	}
+	c := startWithStreams(ctx, t, partitions)
 	var gone atomic.Int32 // read by the balancers' goroutines
 	gone.Store(-1)
 	live := func() []string {
