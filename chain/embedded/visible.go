@@ -131,6 +131,13 @@ type durable struct {
 
 var _ chain.Backend = (*durable)(nil)
 
+// The pending state is served too: the relay pre-flight calls at the
+// pending block (verify.call asks for this interface), and a bound call
+// with CallOpts.Pending (gasless.nonceSpent) fails with "backend does not
+// support pending state" without it, which held an order whose relay was
+// cut short by a kill in awaiting_funding for good.
+var _ ethereum.PendingContractCaller = (*durable)(nil)
+
 // read runs f under the lock (read), waiting for it no longer than ctx
 // allows: a seal waits for the reads in flight, and a read held up by the
 // chain (a stalled node) must not hold every later caller past its own
@@ -196,6 +203,9 @@ func (d *durable) FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]typ
 }
 func (d *durable) CallContract(ctx context.Context, call ethereum.CallMsg, number *big.Int) ([]byte, error) {
 	return read(ctx, d, func() ([]byte, error) { return d.c.CallContract(ctx, call, number) })
+}
+func (d *durable) PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error) {
+	return read(ctx, d, func() ([]byte, error) { return d.c.PendingCallContract(ctx, call) })
 }
 func (d *durable) EstimateGas(ctx context.Context, call ethereum.CallMsg) (uint64, error) {
 	return read(ctx, d, func() (uint64, error) { return d.c.EstimateGas(ctx, call) })

@@ -3,10 +3,14 @@ package embedded
 import (
 	"context"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -76,4 +80,28 @@ func TestNoBlockSeenBeforeDurable(t *testing.T) {
 	for i, b := range seen {
 		require.Greater(t, b, start, "reader %d followed the chain", i)
 	}
+}
+
+// TestBackendServesPendingState: the service's Backend answers calls at
+// the pending block, directly and through a bound contract with
+// CallOpts.Pending (the Permit2 nonce check of a relay cut short): without
+// it the bound call fails with bind.ErrNoPendingState and the order waits
+// for good.
+func TestBackendServesPendingState(t *testing.T) {
+	n := startNode(t, Config{DataDir: t.TempDir(), Alloc: DefaultAlloc("alice")})
+	ctx := ctxT(t, 30*time.Second)
+	backend := n.Backend()
+	pc, ok := backend.(ethereum.PendingContractCaller)
+	require.True(t, ok, "the Backend serves the pending state")
+	nobody := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	out, err := pc.PendingCallContract(ctx, ethereum.CallMsg{To: &nobody})
+	require.NoError(t, err)
+	require.Empty(t, out)
+
+	parsed, err := abi.JSON(strings.NewReader(`[{"inputs":[],"name":"f","outputs":[{"type":"uint256"}],"stateMutability":"view","type":"function"}]`))
+	require.NoError(t, err)
+	bound := bind.NewBoundContract(nobody, parsed, backend, nil, nil)
+	var res []any
+	err = bound.Call(&bind.CallOpts{Context: ctx, Pending: true}, &res, "f")
+	require.ErrorIs(t, err, bind.ErrNoCode, "asked at the pending state, found no code there")
 }
