@@ -42,8 +42,6 @@ const (
 	StreamIdle = 60 * time.Second
 )
 
-var errStreamBusy = errBusy
-
 // stream answers msg with resp's head and serves resp's body, piece by
 // piece, on a subject of its own, until the body ends, fails, or nobody
 // asks for StreamIdle. It owns resp's body stream and closes it.
@@ -52,7 +50,7 @@ func (r *Responder) stream(msg *nats.Msg, resp *fasthttp.Response) {
 	select {
 	case r.streams <- struct{}{}:
 	default:
-		r.refuse(msg, errStreamBusy)
+		r.refuse(msg, errBusy) // the handler ran: a read (the export), nothing to undo
 		return
 	}
 	defer func() { <-r.streams }()
