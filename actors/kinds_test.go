@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -29,11 +28,10 @@ func TestEveryKindOnOneHost(t *testing.T) {
 	e := openEngine(t, dir)
 	ctx := context.Background()
 	acct := createAccount(t, e)
-	now := time.Now().UTC()
 
 	trID := e.NewID("tr_", acct)
 	out, err := e.Create(ctx, trID, domain.Request{Cmd: domain.CreateTransfer{ID: trID, Account: acct, FromCurrency: "USDC", Currency: "USDC",
-		Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`), ExpiresAt: now.Add(time.Hour)}})
+		Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`)}})
 	require.NoError(t, err)
 	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
 	plID := e.NewID("pl_", acct)
@@ -111,8 +109,7 @@ func TestIDsCarryTheAccountPartition(t *testing.T) {
 		minted = append(minted, ct.ID)
 
 		out, err = e.Create(ctx, reserved, domain.Request{Cmd: domain.CreateTransfer{ID: reserved, Account: acct, FromCurrency: "USDC",
-			Currency: "USDC", Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`),
-			ExpiresAt: time.Now().Add(time.Hour)}})
+			Currency: "USDC", Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`)}})
 		require.NoError(t, err)
 		require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
 		out, err = e.Exec(ctx, reserved, domain.Request{Cmd: domain.SubmitTransferTx{TxHash: txHash, Status: domain.TxVerified}})

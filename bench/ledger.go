@@ -202,7 +202,6 @@ func FillLedger(ctx context.Context, c LedgerFillConfig) (*LedgerFillResult, err
 	for a := range source {
 		source[a] = ledgerAddress(uint64(0xfeed0000 + a))
 	}
-	expires := time.Now().Add(domain.TransferTTL)
 	cpu0 := selfCPU()
 	start := time.Now()
 	err = parallel(total, c.Workers, "ledger transfers", c.Progress, func(i int) error {
@@ -218,7 +217,7 @@ func FillLedger(ctx context.Context, c LedgerFillConfig) (*LedgerFillResult, err
 			ID: id, Account: la.ID, FromCurrency: cur, Currency: cur,
 			Amount:    big.NewInt(int64(1_000_000 + (j*7919)%1_000_000_000)),
 			Recipient: ledgerAddress(uint64(j + 1)), SourceWallet: source[a], Memo: ledgerMemo(j),
-			Signing: ledgerSigning, ExpiresAt: expires,
+			Signing: ledgerSigning,
 		}})
 		if err != nil {
 			return fmt.Errorf("create transfer: %w", err)

@@ -23,7 +23,6 @@ type CreateTransfer struct {
 	Recipient, ContactID   string
 	SourceWallet, Memo     string
 	Signing                []byte // same-currency: the erc20_transfer object
-	ExpiresAt              time.Time
 	Refusal                *Error
 }
 
@@ -181,14 +180,16 @@ func (s *TransferState) create(c CreateTransfer, env Env) ([]*Transfer, Reply, *
 	if err := checkText("memo", c.Memo, maxMemoRunes, true); err != nil {
 		return nil, Reply{}, err
 	}
-	if !strings.HasPrefix(c.ID, KindTransfer.Prefix()) || c.Account == "" || !c.ExpiresAt.After(env.Now) {
-		return nil, Reply{}, ErrInvalid("transfer id, account and a future expiry are required")
+	if !strings.HasPrefix(c.ID, KindTransfer.Prefix()) || c.Account == "" {
+		return nil, Reply{}, ErrInvalid("transfer id and account are required")
 	}
 	t := &Transfer{
 		ID: c.ID, Account: c.Account, State: TransferCreated, FromCurrency: c.FromCurrency, Currency: c.Currency,
 		Amount: new(big.Int).Set(c.Amount), AmountOut: new(big.Int), MinAmountOut: new(big.Int),
 		Recipient: recipient, ContactID: c.ContactID, SourceWallet: source, Memo: c.Memo,
-		ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: env.Now, UpdatedAt: env.Now,
+		// created + 1 h exactly, from the one clock reading that stamps
+		// created_at (a second reading could straddle a second).
+		ExpiresAt: env.Now.Add(TransferTTL), CreatedAt: env.Now, UpdatedAt: env.Now,
 	}
 	if !t.Cross() {
 		if len(c.Signing) == 0 || !json.Valid(c.Signing) {

@@ -17,7 +17,7 @@ const (
 
 func createTransferCmd(from, to string) CreateTransfer {
 	c := CreateTransfer{ID: trID, Account: acctID, FromCurrency: from, Currency: to, Amount: bi("250000000"),
-		Recipient: addr2Sum, SourceWallet: addrLower, Memo: "rent", ExpiresAt: t0.Add(TransferTTL)}
+		Recipient: addr2Sum, SourceWallet: addrLower, Memo: "rent"}
 	if from == to {
 		c.Signing = []byte(erc20JS)
 	}
@@ -182,8 +182,8 @@ func TestTransferCreateValidation(t *testing.T) {
 		"zero recipient": func(c *CreateTransfer) {
 			c.Recipient = "0x0000000000000000000000000000000000000000"
 		},
-		"memo":    func(c *CreateTransfer) { c.Memo = string(make([]byte, 141)) },
-		"expired": func(c *CreateTransfer) { c.ExpiresAt = t0 },
+		"memo":  func(c *CreateTransfer) { c.Memo = string(make([]byte, 141)) },
+		"no id": func(c *CreateTransfer) { c.ID = "" },
 	} {
 		cmd := createTransferCmd("USDC", "USDC")
 		edit(&cmd)
@@ -191,8 +191,9 @@ func TestTransferCreateValidation(t *testing.T) {
 		require.Nil(t, rows, name)
 		require.NotNil(t, err, name)
 	}
-	_, _, err := NewTransferState().Decide(createTransferCmd("USDC", "USDC"), newClock().env())
+	rows, _, err := NewTransferState().Decide(createTransferCmd("USDC", "USDC"), newClock().env())
 	require.Nil(t, err)
+	require.Equal(t, time.Hour, rows[0].ExpiresAt.Sub(rows[0].CreatedAt), "expires_at is created_at + 1 h exactly")
 	_, _, err = NewTransferState().Decide(ExpireTransfer{}, newClock().env())
 	require.Equal(t, 404, err.Status)
 }

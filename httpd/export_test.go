@@ -52,7 +52,7 @@ func TestExportStreamsEveryPage(t *testing.T) {
 		}
 		out, err := e.Create(ctx, id, domain.Request{Cmd: domain.CreateTransfer{ID: id, Account: acct.ID, FromCurrency: cur, Currency: cur,
 			Amount: big.NewInt(int64(i + 1)), Recipient: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-			SourceWallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Memo: "=cmd", Signing: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)}})
+			SourceWallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Memo: "=cmd", Signing: []byte(`{}`)}})
 		require.NoError(t, err)
 		require.Equal(t, 201, out.Reply.Status)
 		made = append(made, id)

@@ -670,7 +670,7 @@ func transferProps() obj {
 			"description": "What to sign: erc20_transfer (same currency) or permit2_witness (cross-currency, after accept, recipient = payee); null before accept."},
 		"tx_hash":        orNull(described(sref("Bytes32"), "The caller's transaction (same currency) or the relay's (cross-currency).")),
 		"failure_reason": orNull(tString("Decoded from our contracts' ABIs, never raw hex.")),
-		"expires_at":     dateTime("created + 1 h; from accept on, the signed leg's deadline (accept + 120 s)."),
+		"expires_at":     dateTime("created + 1 h; from accept on, the signed leg's deadline (accept + 120 s, never past created + 1 h)."),
 		"created_at":     dateTime(""),
 		"updated_at":     dateTime(""),
 	}

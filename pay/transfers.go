@@ -87,8 +87,7 @@ func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequ
 // createCommand checks the request against the account: a refusal is set
 // on the command, not returned, so it is stored under the key.
 func (d *Desk) createCommand(ctx context.Context, acct string, req TransferRequest) (domain.CreateTransfer, error) {
-	now := d.cfg.Clock().UTC()
-	cmd := domain.CreateTransfer{Account: acct, FromCurrency: req.FromCurrency, Currency: req.Currency, ExpiresAt: now.Add(domain.TransferTTL)}
+	cmd := domain.CreateTransfer{Account: acct, FromCurrency: req.FromCurrency, Currency: req.Currency}
 	if req.Memo != nil {
 		cmd.Memo = *req.Memo
 	}
@@ -228,6 +227,21 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 	return d.e.Exec(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
 }
 
+// legDeadline is the signed leg's deadline for an accept at now: the
+// accept deadline, but never past the transfer's own expiry (created +
+// 1 h), so an accept in its last minutes signs a shorter leg. Whole
+// seconds (the typed data's uint256), rounded down.
+func legDeadline(now time.Time, acceptDeadline time.Duration, expiresAt time.Time) time.Time {
+	return minTime(now.Add(acceptDeadline), expiresAt).Truncate(time.Second)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // buildLeg prices the swap on the pool and builds the terms the payer
 // signs: recipient the payee, deadline accept + AcceptDeadline. The
 // account must still be permitted to pay, and the wallet still its own.
@@ -253,7 +267,7 @@ func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*
 	if min.Sign() <= 0 {
 		return nil, nil, domain.ErrInvalid("amount is too small to swap")
 	}
-	deadline := d.cfg.Clock().Add(d.cfg.AcceptDeadline).Truncate(time.Second)
+	deadline := legDeadline(d.cfg.Clock(), d.cfg.AcceptDeadline, t.ExpiresAt)
 	return &domain.GaslessTerms{
 		Signer: t.SourceWallet, TokenIn: tokenIn.Hex(), TokenOut: tokenOut.Hex(), AmountIn: new(big.Int).Set(t.Amount),
 		MinAmountOut: min, Recipient: t.Recipient, Pool: pool.Hex(), Deadline: big.NewInt(deadline.Unix()), Nonce: eip712.RandomNonce(),

@@ -453,7 +453,7 @@ func (h *harness) fireTransfer(acct string, n int) string {
 	id := h.e.NewID("tr_", acct)
 	out, err := h.e.Create(ctx, id, domain.Request{Cmd: domain.CreateTransfer{ID: id, Account: acct, FromCurrency: "USDC", Currency: "USDC",
 		Amount: big.NewInt(int64(n + 1)), Recipient: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
-		SourceWallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Signing: []byte(`{}`), ExpiresAt: time.Now().Add(time.Hour)}})
+		SourceWallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Signing: []byte(`{}`)}})
 	require.NoError(h.t, err)
 	require.Equal(h.t, 201, out.Reply.Status, "%s", out.Reply.Body)
 	tx := fmt.Sprintf("0x%064x", n+1)
