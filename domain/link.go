@@ -38,6 +38,10 @@ type LinkPayment struct {
 	Late    bool
 	EntryID string
 	At      time.Time
+	// MinedAt is the block's time when the host knows it (command only,
+	// not stored): money mined after the link's expiry is late even when
+	// it is counted before the expiry job ran. Zero: the decision's now.
+	MinedAt time.Time
 }
 
 // Link is one payment link row. Immutable once built.

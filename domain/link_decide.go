@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"strings"
@@ -142,7 +143,9 @@ func (s *LinkState) create(c CreateLink, env Env) ([]*Link, Reply, *Error) {
 }
 
 // pay counts the logs not counted yet: toward the amount while the link is
-// open (paid once it is reached), as late money once it is closed.
+// open (paid once it is reached), as late money once it is closed. Money
+// mined after expires_at finds the link expired, even before the expiry
+// job ran. A Transfer of nothing is no payment (anyone can send one).
 func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 	l := s.Link
 	n := *l
@@ -151,13 +154,16 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 	added := false
 	for _, p := range c.Payments {
 		h, err := normTxHash("tx_hash", p.TxHash)
-		if err != nil || p.Amount == nil || p.Amount.Sign() <= 0 {
-			return nil, Reply{}, ErrInvalid("a payment needs a tx hash and a positive amount")
+		if err != nil || p.Amount == nil || p.Amount.Sign() < 0 {
+			return nil, Reply{}, ErrInvalid("a payment needs a tx hash and an amount")
 		}
-		if n.counted(h, p.LogIndex) || len(n.Payments) >= MaxLinkPayments {
+		if p.Amount.Sign() == 0 || n.counted(h, p.LogIndex) || len(n.Payments) >= MaxLinkPayments {
 			continue
 		}
-		p.TxHash, p.Amount, p.At = h, new(big.Int).Set(p.Amount), env.Now
+		if mined := cmp.Or(p.MinedAt, env.Now); n.Open() && !n.ExpiresAt.IsZero() && mined.After(n.ExpiresAt) {
+			n.State = LinkExpired // no event, as the expiry job's
+		}
+		p.TxHash, p.Amount, p.At, p.MinedAt = h, new(big.Int).Set(p.Amount), env.Now, time.Time{}
 		if n.Open() {
 			n.Received.Add(n.Received, p.Amount)
 		} else {

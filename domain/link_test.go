@@ -122,3 +122,47 @@ func TestLinkCreateValidationAndCodec(t *testing.T) {
 	row.Forwarded = bi("1") // less than before: not a successor
 	require.Panics(t, func() { s.applyRow(&row) })
 }
+
+// Money counts by when it was mined: after expires_at the link is expired
+// (even before the expiry job ran) and the money late; mined before it,
+// it counts even when counted after. A Transfer of nothing is skipped.
+func TestLinkPaymentTimeAndZero(t *testing.T) {
+	expires := t0.Add(time.Hour)
+	at := func(p PayLink, mined time.Time) PayLink { p.Payments[0].MinedAt = mined; return p }
+	for _, c := range []struct {
+		name      string
+		now       time.Time // the decision's clock
+		payment   PayLink
+		wantState string
+		wantLate  int
+		wantEvent bool
+	}{
+		{"paid in time", t0.Add(time.Minute), pay(hashFund, 0, "100000000"), LinkPaid, 0, true},
+		{"mined after expiry, counted before the job", expires.Add(2 * time.Second), at(pay(hashFund, 0, "100000000"), expires.Add(time.Second)), LinkExpired, 1, false},
+		{"no block time: the clock decides", expires.Add(2 * time.Second), pay(hashFund, 0, "100000000"), LinkExpired, 1, false},
+		{"mined in time, counted after expiry", expires.Add(3 * time.Second), at(pay(hashFund, 0, "100000000"), expires.Add(-time.Second)), LinkPaid, 0, true},
+		{"mined at the expiry instant", expires.Add(3 * time.Second), at(pay(hashFund, 0, "100000000"), expires), LinkPaid, 0, true},
+		{"a Transfer of nothing", t0.Add(time.Minute), pay(hashFund, 0, "0"), LinkOpen, 0, false},
+	} {
+		clk := newClock()
+		s := NewLinkState()
+		cmd := createLinkCmd()
+		cmd.ExpiresAt = expires
+		runLink(t, clk, s, cmd)
+		clk.now = c.now
+		r := runLink(t, clk, s, c.payment)
+		require.Equal(t, 200, r[0].Status, c.name)
+		require.Equal(t, c.wantState, s.Link.State, c.name)
+		late := 0
+		for _, p := range s.Link.Payments {
+			if p.Late {
+				late++
+			}
+		}
+		require.Equal(t, c.wantLate, late, c.name)
+		require.Equal(t, c.wantEvent, s.Link.EventID != "", c.name)
+		if c.wantState == LinkOpen {
+			require.Empty(t, s.Link.Payments, c.name)
+		}
+	}
+}

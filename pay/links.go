@@ -161,9 +161,25 @@ func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (dom
 func linkPayments(rcpt *types.Receipt, l *domain.Link) []domain.LinkPayment {
 	var out []domain.LinkPayment
 	for _, tl := range verify.FindTransfers(rcpt, common.HexToAddress(l.TokenAddress), common.HexToAddress(l.ReceiveAddress)) {
-		out = append(out, domain.LinkPayment{TxHash: tl.TxHash.Hex(), LogIndex: uint64(tl.LogIndex), Amount: tl.Value})
+		if p, ok := linkPayment(tl); ok {
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+// linkPayment is a verified Transfer log as a link payment, with its
+// block's time when the node gave it. A Transfer of nothing is none:
+// anyone can send one to any address.
+func linkPayment(t verify.Transfer) (domain.LinkPayment, bool) {
+	if t.Value.Sign() <= 0 {
+		return domain.LinkPayment{}, false
+	}
+	p := domain.LinkPayment{TxHash: t.TxHash.Hex(), LogIndex: uint64(t.LogIndex), Amount: t.Value}
+	if t.BlockTime != 0 {
+		p.MinedAt = time.Unix(int64(t.BlockTime), 0).UTC()
+	}
+	return p, true
 }
 
 // jsonOK is a 200 answer computed by the host (no write).

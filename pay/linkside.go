@@ -109,7 +109,9 @@ func (d *Desk) scanLink(ctx context.Context, tr *linkTracked) error {
 	var payments []domain.LinkPayment
 	for _, lg := range logs {
 		if t, ok := verify.ParseTransfer(lg); ok {
-			payments = append(payments, domain.LinkPayment{TxHash: t.TxHash.Hex(), LogIndex: uint64(t.LogIndex), Amount: t.Value})
+			if p, ok := linkPayment(t); ok {
+				payments = append(payments, p)
+			}
 		}
 	}
 	if len(payments) == 0 {
@@ -263,7 +265,11 @@ func (d *Desk) OnTransferLog(l watch.Log) {
 	if !ok || common.HexToAddress(link.TokenAddress) != t.Token {
 		return // another token to the link's address: not its currency
 	}
-	pay := domain.PayLink{Payments: []domain.LinkPayment{{TxHash: t.TxHash.Hex(), LogIndex: uint64(t.LogIndex), Amount: t.Value}}}
+	p, ok := linkPayment(t)
+	if !ok {
+		return
+	}
+	pay := domain.PayLink{Payments: []domain.LinkPayment{p}}
 	if err := d.exec(ctx, link.ID, pay); err != nil {
 		d.cfg.Logger.Warn("link payment not recorded; the link's own scan looks again", "link", link.ID, "tx", t.TxHash.Hex(), "err", err.Error())
 	}

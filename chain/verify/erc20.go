@@ -23,6 +23,9 @@ type Transfer struct {
 	LogIndex    uint
 	BlockNumber uint64
 	BlockHash   common.Hash
+	// BlockTime is the block's timestamp (unix s) when the node gave it
+	// with the log (go-ethereum does), else 0.
+	BlockTime uint64
 }
 
 // ParseTransfer reads l as an ERC-20 Transfer: exactly 3 topics (topic0,
@@ -45,6 +48,7 @@ func ParseTransfer(l types.Log) (Transfer, bool) {
 		LogIndex:    l.Index,
 		BlockNumber: l.BlockNumber,
 		BlockHash:   l.BlockHash,
+		BlockTime:   l.BlockTimestamp,
 	}, true
 }
 

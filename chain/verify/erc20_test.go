@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -27,11 +28,15 @@ func TestParseTransferOfRealLog(t *testing.T) {
 	require.Len(t, rcpt.Logs, 1)
 	l := rcpt.Logs[0]
 
+	head, err := e.c.Client.HeaderByHash(context.Background(), rcpt.BlockHash)
+	require.NoError(t, err)
+
 	tr, ok := ParseTransfer(*l)
 	require.True(t, ok)
 	require.Equal(t, Transfer{
 		Token: e.addrs.USDC, From: simtest.Addr(e.user), To: payee, Value: fxbind.Units(3),
 		TxHash: rcpt.TxHash, LogIndex: l.Index, BlockNumber: rcpt.BlockNumber.Uint64(), BlockHash: rcpt.BlockHash,
+		BlockTime: head.Time, // the node gives it with the log
 	}, tr)
 }
 
