@@ -71,6 +71,8 @@ func TestExportStreamsEveryPage(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 200, resp.Status, "%s", resp.Body)
 	require.Equal(t, "text/csv", resp.Header.Get("Content-Type"))
+	require.Equal(t, rows+1, strings.Count(string(resp.Body), "\r\n"), "RFC 4180: every record ends in CRLF")
+	require.Equal(t, rows+1, strings.Count(string(resp.Body), "\n"), "and no bare LF")
 	got, err := csv.NewReader(strings.NewReader(string(resp.Body))).ReadAll()
 	require.NoError(t, err)
 	require.Equal(t, domain.LedgerCSVHeader[:], got[0])

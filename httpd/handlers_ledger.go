@@ -142,6 +142,7 @@ func (x *ledgerExport) nextPage() error {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
 	cw := csv.NewWriter(&x.page)
+	cw.UseCRLF = true // RFC 4180's record separator (texts hold no CR or LF: checkText)
 	if !x.started {
 		x.started = true
 		if err := cw.Write(domain.LedgerCSVHeader[:]); err != nil {

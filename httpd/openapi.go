@@ -54,6 +54,8 @@ var opErrorCodes = map[string][]string{
 	"createWebhook":       {"invalid_webhook_url", "webhook_encryption_unavailable"},
 	"updateWebhook":       {"invalid_webhook_url"},
 	"rotateWebhookSecret": {"webhook_encryption_unavailable"},
+	"listTransactions":    {domain.CodeUnsupportedAsset},
+	"exportTransactions":  {domain.CodeUnsupportedAsset},
 }
 
 // opErrorBody overrides an error status of an operation with another body
@@ -486,7 +488,7 @@ func parameters(rt *route) ([]any, error) {
 			schema["minimum"], schema["maximum"], schema["default"] = 1, domain.MaxPageLimit, domain.DefaultPageLimit
 		case "type":
 			switch {
-			case slices.Equal(rt.Query, ledgerQuery):
+			case slices.Equal(rt.Query, ledgerQuery), slices.Equal(rt.Query, ledgerFilters):
 				schema["enum"] = []string{"fx_amm", "fx_rfq", "transfer", "payment_link"}
 			case slices.Equal(rt.Query, eventQuery):
 				schema["enum"] = eventTypes
@@ -599,7 +601,7 @@ func (d *openAPIDoc) responses(rt *route, auth, write bool) (obj, error) {
 		}
 		schema = sref(rt.Result)
 	case ct == "text/csv":
-		schema = obj{"type": "string", "description": "RFC 4180 CSV with a header row; cells starting with = + - @ are prefixed with '."}
+		schema = obj{"type": "string", "description": "RFC 4180 CSV (records end in CRLF) with a header row; text cells starting with = + - @, a tab or a CR are prefixed with '."}
 	default:
 		schema = obj{"type": "object"}
 	}

@@ -438,7 +438,7 @@ func openAPISchemas() obj {
 		}, "id", "deleted"),
 
 		// Ledger.
-		"Transaction": object("One ledger entry.", obj{
+		"Transaction": closed("One ledger entry.", obj{
 			"id":            tString(""),
 			"type":          tEnum("fx_amm", "fx_rfq", "transfer", "payment_link"),
 			"state":         tString("State of the underlying record (an order's, a transfer's or a payment link's), or late: money that reached a link after it was paid, cancelled or expired, forwarded to its payout wallet all the same (one entry per such payment, reference_id the link)."),
@@ -490,7 +490,7 @@ func openAPISchemas() obj {
 			"expires_at":    orNull(dateTime("After this the link is expired (money still arriving is forwarded and shown as late); null or absent: never.")),
 			"payout_wallet": orNull(address("A registered wallet of the account, the only possible destination of the money; default the primary wallet.")),
 		}, "currency", "amount"),
-		"PaymentLink": object("A payment link. Its receive_address is the CREATE2 address of a forwarder that can only pay payout_wallet; a payer sends a plain ERC-20 transfer there.", obj{
+		"PaymentLink": closed("A payment link. Its receive_address is the CREATE2 address of a forwarder that can only pay payout_wallet; a payer sends a plain ERC-20 transfer there.", obj{
 			"id":              id("pl_", "Payment link id (public, unguessable)."),
 			"url":             obj{"type": "string", "format": "uri", "description": "<public base>/pay/{id}"},
 			"state":           tEnum(domain.LinkOpen, domain.LinkPaid, domain.LinkCancelled, domain.LinkExpired),
@@ -509,7 +509,7 @@ func openAPISchemas() obj {
 		"PaymentLinkUpdate": request("Cancel the link (only an open one).", obj{
 			"state": tConst("cancelled"),
 		}, "state"),
-		"PublicPaymentLink": object("What a payer sees of a payment link.", obj{
+		"PublicPaymentLink": closed("What a payer sees of a payment link.", obj{
 			"id":              id("pl_", ""),
 			"state":           tEnum(domain.LinkOpen, domain.LinkPaid, domain.LinkCancelled, domain.LinkExpired),
 			"currency":        currency(""),
