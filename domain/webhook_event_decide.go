@@ -41,10 +41,20 @@ type RecordAttempt struct {
 // endpoint was deleted).
 type AbandonDelivery struct{ Delivery string }
 
+// ResendDelivery is POST /webhooks/{id}/resend {event_id}: the event's
+// failed delivery to Endpoint is pending again, for one more attempt (a
+// failure fails it again; the schedule is not restarted). The host checks
+// the endpoint (its account, its state); Refusal is its answer.
+type ResendDelivery struct {
+	Account, Endpoint string
+	Refusal           *Error
+}
+
 func (FanOut) Target() Kind          { return KindEvent }
 func (CreateTest) Target() Kind      { return KindEvent }
 func (RecordAttempt) Target() Kind   { return KindEvent }
 func (AbandonDelivery) Target() Kind { return KindEvent }
+func (ResendDelivery) Target() Kind  { return KindEvent }
 
 // TestDeliveryView is POST /webhooks/{id}/test's answer.
 type TestDeliveryView struct {
@@ -81,6 +91,8 @@ func (s *EventState) Decide(cmd Command, env Env) (*WebhookEvent, Reply, *Error)
 	switch c := cmd.(type) {
 	case RecordAttempt:
 		return recordAttempt(w, c, env)
+	case ResendDelivery:
+		return resend(w, c, env)
 	case AbandonDelivery:
 		d := w.Delivery(c.Delivery)
 		if d == nil || d.State != DeliveryPending {
@@ -165,6 +177,35 @@ func recordAttempt(w *WebhookEvent, c RecordAttempt, env Env) (*WebhookEvent, Re
 	}
 	n.UpdatedAt = env.Now
 	return n, deliveryReply(nd), nil
+}
+
+// resend makes the event's failed delivery to the endpoint pending now.
+func resend(w *WebhookEvent, c ResendDelivery, env Env) (*WebhookEvent, Reply, *Error) {
+	if w.Account != c.Account {
+		return nil, Reply{}, ErrNotFound("event")
+	}
+	if c.Refusal != nil {
+		return nil, Reply{}, c.Refusal
+	}
+	var d *Delivery
+	for i := range w.Deliveries {
+		if w.Deliveries[i].Endpoint == c.Endpoint {
+			d = &w.Deliveries[i]
+		}
+	}
+	switch {
+	case d == nil:
+		return nil, Reply{}, ErrInvalidState("event %s has no delivery to webhook endpoint %s (its events filter left it out, or it was registered later)", w.ID, c.Endpoint)
+	case d.State != DeliveryFailed:
+		return nil, Reply{}, ErrInvalidState("delivery %s is %s; only a failed delivery is sent again", d.ID, d.State)
+	case len(d.Attempts) >= MaxAttemptsPerDelivery:
+		return nil, Reply{}, ErrInvalidState("delivery %s has had %d attempts, the most one delivery records", d.ID, len(d.Attempts))
+	}
+	n := w.clone()
+	nd := n.Delivery(d.ID)
+	nd.State, nd.NextAt = DeliveryPending, env.Now
+	n.UpdatedAt = env.Now
+	return n, jsonReply(202, TestDeliveryView{DeliveryID: d.ID}), nil
 }
 
 func deliveryReply(d *Delivery) Reply {

@@ -275,3 +275,49 @@ func TestEventApplyRefusesAnotherBody(t *testing.T) {
 	other := bornEvent(EventTransferFailed)
 	require.Panics(t, func() { s.Apply(&Event{Kind: EvWebhookEventPut, WebhookEvent: other}) })
 }
+
+// A failed delivery is sent again on request: pending now, one more
+// attempt numbered after the others; nothing else is re-sendable.
+func TestEventResend(t *testing.T) {
+	c := newClock()
+	s := NewEventState()
+	runEntity(t, c, s, CreateTest{ID: evtID, Account: acctID, Endpoint: whID, DeliveryID: "dlv_t"})
+	resend := ResendDelivery{Account: acctID, Endpoint: whID}
+	for _, tc := range []struct {
+		name   string
+		cmd    ResendDelivery
+		status int
+		code   string
+	}{
+		{"pending", resend, 409, CodeInvalidState},
+		{"another account's event", ResendDelivery{Account: "acct_other", Endpoint: whID}, 404, CodeNotFound},
+		{"no delivery to that endpoint", ResendDelivery{Account: acctID, Endpoint: "wh_000002"}, 409, CodeInvalidState},
+	} {
+		r := runEntity(t, c, s, tc.cmd)
+		require.Equal(t, tc.status, r[0].Status, tc.name)
+		require.Contains(t, string(r[0].Body), tc.code, tc.name)
+	}
+
+	sched := []time.Duration{time.Second}
+	att := func(status int) RecordAttempt {
+		return RecordAttempt{Delivery: "dlv_t", Attempt: Attempt{StatusCode: status, At: c.now}, Schedule: sched}
+	}
+	runEntity(t, c, s, att(500), att(500))
+	require.Equal(t, DeliveryFailed, s.Event.Delivery("dlv_t").State, "the schedule is spent")
+
+	refused := resend
+	refused.Refusal = ErrInvalidState("endpoint disabled")
+	r := runEntity(t, c, s, refused, resend)
+	require.Equal(t, []int{409, 202}, statuses(r))
+	require.JSONEq(t, `{"delivery_id":"dlv_t"}`, string(r[1].Body))
+	d := s.Event.Delivery("dlv_t")
+	require.Equal(t, DeliveryPending, d.State)
+	require.False(t, d.NextAt.After(c.now), "attempted at once")
+
+	runEntity(t, c, s, att(500))
+	require.Equal(t, DeliveryFailed, s.Event.Delivery("dlv_t").State, "one more attempt; its failure fails it again")
+	r = runEntity(t, c, s, resend, att(204), resend)
+	require.Equal(t, []int{202, 200, 409}, statuses(r), "a delivered one is not sent again")
+	require.Equal(t, []int{1, 2, 3, 4}, attemptNumbers(s.Event.Delivery("dlv_t")))
+	require.Equal(t, DeliveryDelivered, s.Event.Delivery("dlv_t").State)
+}

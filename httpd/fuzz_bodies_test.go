@@ -115,6 +115,12 @@ var bodyCases = []bodyCase{
 	{"DELETE /webhooks/{id}", decodeThen[struct{}](true, nil)},
 	{"POST /webhooks/{id}/test", decodeThen[struct{}](true, nil)},
 	{"POST /webhooks/{id}/rotate-secret", decodeThen[struct{}](true, nil)},
+	{"POST /webhooks/{id}/resend", decodeThen(false, func(r *webhook.ResendRequest) *domain.Error {
+		if r.EventID == "" { // webhook.Desk.Resend's first check
+			return domain.ErrInvalid("event_id is required")
+		}
+		return nil
+	})},
 }
 
 // TestBodyCasesCoverEveryWrite: every route that may read a body (every

@@ -76,6 +76,13 @@ func (s *Server) testWebhook(rc *reqCtx) {
 	})
 }
 
+func (s *Server) resendWebhook(rc *reqCtx) {
+	var req webhook.ResendRequest
+	s.hookWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+		return s.cfg.Webhooks.Resend(ctx, rc.key.Account, rc.params.get("id"), req, idem)
+	})
+}
+
 func (s *Server) rotateWebhookSecret(rc *reqCtx) {
 	var req struct{}
 	s.hookWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {

@@ -590,9 +590,12 @@ func openAPISchemas() obj {
 			"events":      orNull(sref("WebhookEvents")),
 			"description": sref("WebhookDescription"),
 			"state": obj{"type": []string{"string", "null"}, "enum": []any{"enabled", "disabled", nil},
-				"description": "enabled re-enables a disabled endpoint: the failure count resets and pending deliveries resume (failed ones stay failed). disabled pauses it."},
+				"description": "enabled re-enables a disabled endpoint: the failure count resets and pending deliveries resume (failed ones stay failed: POST /webhooks/{id}/resend sends one again). disabled pauses it."},
 		}),
-		"WebhookTest": object("A webhook.test event was created and its delivery to this endpoint queued.", obj{
+		"WebhookResend": request("The event whose failed delivery to this endpoint goes out once more: pending now, one more attempt numbered after the others (a failure fails it again; the retry schedule does not restart).", obj{
+			"event_id": id("evt_", "An event of the account (GET /events) whose delivery to this endpoint failed."),
+		}, "event_id"),
+		"WebhookTest": object("A webhook.test event was created (or, for a resend, an event's delivery was queued again) and its delivery to this endpoint queued.", obj{
 			"delivery_id": id("dlv_", "The delivery, as listed by GET /webhooks/{id}/deliveries once attempted."),
 		}, "delivery_id"),
 		"WebhookSecret": object("The endpoint's new signing secret, shown only here. For 24 h deliveries carry a signature by the previous secret too; a second rotation drops the oldest.", obj{

@@ -270,6 +270,7 @@ func TestRetriesAndDisable(t *testing.T) {
 			}
 
 			rc.status.Store(200)
+			hits := tc.attempts + 1
 			if tc.reenables {
 				out, err := h.d.TestEndpoint(ctxT(t), h.acct, c.ID, nil)
 				require.NoError(t, err)
@@ -284,10 +285,12 @@ func TestRetriesAndDisable(t *testing.T) {
 				next := h.sendTest(h.acct, c.ID)
 				h.waitDelivery(c.ID, next, "delivered", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
 				require.Eventually(t, func() bool { return h.endpoint(c.ID).Failures == 0 }, waitFor, pollTick)
-				_, d := h.delivery(c.ID, dlv)
+				w, d := h.delivery(c.ID, dlv)
 				require.Equal(t, domain.DeliveryFailed, d.State)
+				h.resendFailed(c.ID, w.ID, dlv, tc.attempts, rc)
+				hits++
 			}
-			require.Never(t, func() bool { return rc.count() > tc.attempts+1 }, 300*time.Millisecond, 10*time.Millisecond)
+			require.Never(t, func() bool { return rc.count() > hits }, 300*time.Millisecond, 10*time.Millisecond)
 			ep := h.endpoint(c.ID)
 			require.Equal(t, domain.EndpointEnabled, ep.State)
 			require.Zero(t, ep.Failures)
@@ -805,4 +808,39 @@ func TestDeliveriesPagesEndOnADelivery(t *testing.T) {
 		{small[1] + "#1", small[0] + "#1"},
 		{big + "#3", big + "#2", big + "#1"},
 	}, pages)
+}
+
+// resendFailed sends the failed delivery dlv (event evt, attempts made)
+// again: 202 with its id, one more attempt with the same event id, then
+// delivered; refused for another account, an unknown event, and once
+// delivered.
+func (h *harness) resendFailed(ep, evt, dlv string, attempts int, rc *receiver) {
+	t := h.t
+	t.Helper()
+	ctx := ctxT(t)
+	for _, c := range []struct {
+		acct, evt string
+		status    int
+	}{
+		{"acct_other", evt, 404},
+		{h.acct, "evt_06H278N51M000FMTS5RCG0A5W927JC1D", 404},
+		{h.acct, "wh_" + evt, 404},
+	} {
+		out, err := h.d.Resend(ctx, c.acct, ep, ResendRequest{EventID: c.evt}, nil)
+		require.NoError(t, err)
+		require.Equal(t, c.status, out.Reply.Status, "%s %s: %s", c.acct, c.evt, out.Reply.Body)
+	}
+	out, err := h.d.Resend(ctx, h.acct, ep, ResendRequest{EventID: evt}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 202, out.Reply.Status, "%s", out.Reply.Body)
+	require.JSONEq(t, `{"delivery_id":"`+dlv+`"}`, string(out.Reply.Body))
+	h.waitDelivery(ep, dlv, "delivered on resend", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
+	_, d := h.delivery(ep, dlv)
+	require.Len(t, d.Attempts, attempts+1)
+	require.Equal(t, attempts+1, d.Attempts[attempts].N, "numbered after the others")
+	got := rc.got()
+	require.Equal(t, got[0].Header.Get("webhook-id"), got[len(got)-1].Header.Get("webhook-id"), "the same event id")
+	out, err = h.d.Resend(ctx, h.acct, ep, ResendRequest{EventID: evt}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 409, out.Reply.Status, "delivered: %s", out.Reply.Body)
 }

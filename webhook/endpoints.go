@@ -125,6 +125,39 @@ func (d *Desk) TestEndpoint(ctx context.Context, acct, id string, idem *domain.I
 	return d.e.Create(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
 }
 
+// ResendRequest is the body of POST /webhooks/{id}/resend.
+type ResendRequest struct {
+	EventID string `json:"event_id"`
+}
+
+// Resend is POST /webhooks/{id}/resend: the event's failed delivery to the
+// endpoint goes out once more (202 {delivery_id}). The endpoint must be
+// the account's and enabled; that check's refusal is stored under the
+// Idempotency-Key in the event's record, as the answer would be.
+func (d *Desk) Resend(ctx context.Context, acct, id string, req ResendRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
+	if req.EventID == "" {
+		return domain.Refuse(domain.ErrInvalid("event_id is required")), nil
+	}
+	if k, ok := domain.KindOf(req.EventID); !ok || k != domain.KindEvent {
+		return domain.Refuse(domain.ErrNotFound("event")), nil
+	}
+	cmd := domain.ResendDelivery{Account: acct, Endpoint: id}
+	ep, err := d.Endpoint(ctx, acct, id)
+	switch {
+	case errors.Is(err, actors.ErrNoEntity):
+		cmd.Refusal = errNoEndpoint
+	case err != nil:
+		return domain.Outcome{}, err
+	case ep.State != domain.EndpointEnabled:
+		cmd.Refusal = domain.ErrInvalidState("webhook endpoint %s is %s; enable it first", id, ep.State)
+	}
+	out, err := d.e.Exec(ctx, req.EventID, domain.Request{Cmd: cmd, Idem: idem})
+	if errors.Is(err, actors.ErrNoEntity) {
+		return domain.Refuse(domain.ErrNotFound("event")), nil
+	}
+	return out, err
+}
+
 // Endpoint returns the endpoint id of acct; actors.ErrNoEntity when there
 // is none, or it was deleted, or it is another account's.
 func (d *Desk) Endpoint(ctx context.Context, acct, id string) (*domain.Endpoint, error) {
