@@ -42,6 +42,12 @@ func (c *Client) TestWebhook(ctx context.Context, webhookID string, opts ...Call
 	return do[WebhookTest](ctx, c, &rTestWebhook, nil, opts, webhookID)
 }
 
+// ResendWebhook is POST /webhooks/{id}/resend: the event's failed
+// delivery to the endpoint goes out once more; the answer names it.
+func (c *Client) ResendWebhook(ctx context.Context, webhookID string, req WebhookResend, opts ...CallOption) (*WebhookTest, error) {
+	return do[WebhookTest](ctx, c, &rResendWebhook, req, opts, webhookID)
+}
+
 // RotateWebhookSecret is POST /webhooks/{id}/rotate-secret: the new
 // secret, shown only here; the old one also signs for 24 h.
 func (c *Client) RotateWebhookSecret(ctx context.Context, webhookID string, opts ...CallOption) (*WebhookSecret, error) {

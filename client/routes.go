@@ -65,6 +65,7 @@ var (
 	rDeleteWebhook         = route{name: "DeleteWebhook", method: http.MethodDelete, path: "/webhooks/{id}", idem: idemAuto}
 	rTestWebhook           = route{name: "TestWebhook", method: http.MethodPost, path: "/webhooks/{id}/test", idem: idemAuto}
 	rRotateWebhookSecret   = route{name: "RotateWebhookSecret", method: http.MethodPost, path: "/webhooks/{id}/rotate-secret", idem: idemAuto}
+	rResendWebhook         = route{name: "ResendWebhook", method: http.MethodPost, path: "/webhooks/{id}/resend", idem: idemAuto}
 	rListWebhookDeliveries = route{name: "ListWebhookDeliveries", method: http.MethodGet, path: "/webhooks/{id}/deliveries", repeatable: true}
 	rListEvents            = route{name: "ListEvents", method: http.MethodGet, path: "/events", repeatable: true}
 	rGetEvent              = route{name: "GetEvent", method: http.MethodGet, path: "/events/{id}", repeatable: true}
@@ -79,6 +80,6 @@ var routeTable = []*route{
 	&rCreateTransfer, &rListTransfers, &rGetTransfer, &rAcceptTransfer, &rSubmitTransfer,
 	&rCreatePaymentLink, &rListPaymentLinks, &rGetPaymentLink, &rCancelPaymentLink, &rGetPublicPaymentLink, &rPayPaymentLink,
 	&rCreateContact, &rListContacts, &rGetContact, &rUpdateContact, &rDeleteContact,
-	&rCreateWebhook, &rListWebhooks, &rGetWebhook, &rUpdateWebhook, &rDeleteWebhook, &rTestWebhook, &rRotateWebhookSecret,
+	&rCreateWebhook, &rListWebhooks, &rGetWebhook, &rUpdateWebhook, &rDeleteWebhook, &rTestWebhook, &rRotateWebhookSecret, &rResendWebhook,
 	&rListWebhookDeliveries, &rListEvents, &rGetEvent,
 }

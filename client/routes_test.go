@@ -217,6 +217,10 @@ var routeCalls = map[string]func(context.Context, *Client) error{
 	"DELETE /webhooks/{id}":             func(ctx context.Context, c *Client) error { _, err := c.DeleteWebhook(ctx, "x1"); return err },
 	"POST /webhooks/{id}/test":          func(ctx context.Context, c *Client) error { _, err := c.TestWebhook(ctx, "x1"); return err },
 	"POST /webhooks/{id}/rotate-secret": func(ctx context.Context, c *Client) error { _, err := c.RotateWebhookSecret(ctx, "x1"); return err },
+	"POST /webhooks/{id}/resend": func(ctx context.Context, c *Client) error {
+		_, err := c.ResendWebhook(ctx, "x1", WebhookResend{EventID: "evt_x"})
+		return err
+	},
 	"GET /webhooks/{id}/deliveries": func(ctx context.Context, c *Client) error {
 		_, err := c.ListWebhookDeliveries(ctx, "x1", ListParams{})
 		return err

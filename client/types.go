@@ -549,7 +549,13 @@ type WebhookCreated struct {
 	Secret string `json:"secret"`
 }
 
-// WebhookTest is the answer of POST /webhooks/{id}/test.
+// WebhookResend is POST /webhooks/{id}/resend: the event whose failed
+// delivery to the endpoint is sent again.
+type WebhookResend struct {
+	EventID string `json:"event_id"`
+}
+
+// WebhookTest is the answer of POST /webhooks/{id}/test (and of a resend).
 type WebhookTest struct {
 	DeliveryID string `json:"delivery_id"`
 }

@@ -141,11 +141,15 @@ func TestWebhookEndpoints(t *testing.T) {
 		{"DELETE", "/webhooks/" + a.ID},
 		{"POST", "/webhooks/" + a.ID + "/test"},
 		{"POST", "/webhooks/" + a.ID + "/rotate-secret"},
+		{"POST", "/webhooks/" + a.ID + "/resend"},
 		{"GET", "/webhooks/" + a.ID + "/deliveries"},
 	} {
 		body := ""
-		if r[0] == "PATCH" {
+		switch {
+		case r[0] == "PATCH":
 			body = `{"description":"mine now"}`
+		case strings.HasSuffix(r[1], "/resend"):
+			body = `{"event_id":"evt_06H278N51M000FMTS5RCG0A5W927JC1D"}`
 		}
 		requireError(t, call(t, other, r[0], basePath+r[1], body, nil), 404, "not_found")
 	}
