@@ -29,8 +29,10 @@ func checkFXFlags(f serveFlags) error {
 	if f.makerFault != string(maker.FaultNone) && f.makerFault != string(maker.FaultSkipSettle) {
 		return fmt.Errorf("serve: --maker-fault must be none or skip-settle, not %q", f.makerFault)
 	}
-	if f.orderDeadline < 10*time.Second || f.orderDeadline > time.Hour {
-		return fmt.Errorf("serve: --order-deadline must be between 10s and 1h, not %s", f.orderDeadline)
+	// As short as 1 s: the flag exists so that tests reach expired
+	// quickly (CONTRACT.md); whole seconds, as the signed deadline is.
+	if f.orderDeadline < time.Second || f.orderDeadline%time.Second != 0 || f.orderDeadline > time.Hour {
+		return fmt.Errorf("serve: --order-deadline must be whole seconds from 1s to 1h, not %s", f.orderDeadline)
 	}
 	if f.settleTimeout < time.Second || f.settleTimeout%time.Second != 0 || f.settleTimeout > 24*time.Hour {
 		return fmt.Errorf("serve: --rfq-settle-timeout must be whole seconds from 1s to 24h, not %s", f.settleTimeout)
