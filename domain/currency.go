@@ -23,6 +23,16 @@ func CurrencyBySymbol(symbol string) (Currency, *Error) {
 	return Currency{}, ErrUnsupportedAsset(symbol)
 }
 
+// RequiredCurrency is CurrencyBySymbol for a request's required field:
+// absent (or empty) is 400 invalid_request naming the field (CONTRACT.md:
+// a missing field), not unsupported_asset (a currency not served).
+func RequiredCurrency(field, symbol string) (Currency, *Error) {
+	if symbol == "" {
+		return Currency{}, ErrInvalid("%s is required", field)
+	}
+	return CurrencyBySymbol(symbol)
+}
+
 // DecimalsOf is a currency's decimals: 6 for every currency served, and for
 // an unknown symbol read from an old log.
 func DecimalsOf(symbol string) int {

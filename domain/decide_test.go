@@ -486,6 +486,14 @@ func TestCurrencyBySymbol(t *testing.T) {
 		require.Equal(t, 400, err.Status)
 		require.Equal(t, CodeUnsupportedAsset, err.Code)
 	}
+	_, err := RequiredCurrency("to_currency", "")
+	require.Equal(t, CodeInvalidRequest, err.Code, "a missing field is invalid_request")
+	require.Contains(t, err.Message, "to_currency is required")
+	_, err = RequiredCurrency("to_currency", "ETH")
+	require.Equal(t, CodeUnsupportedAsset, err.Code)
+	c, err := RequiredCurrency("to_currency", "EURC")
+	require.Nil(t, err)
+	require.Equal(t, "EURC", c.Symbol)
 }
 
 // TestNormalizeAddressCaseRules: on random addresses, the all-lower,

@@ -112,7 +112,7 @@ func (s *LinkState) create(c CreateLink, env Env) ([]*Link, Reply, *Error) {
 	if c.Refusal != nil {
 		return nil, Reply{}, c.Refusal
 	}
-	cur, err := CurrencyBySymbol(c.Currency)
+	cur, err := RequiredCurrency("currency", c.Currency)
 	if err != nil {
 		return nil, Reply{}, err
 	}

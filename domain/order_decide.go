@@ -300,10 +300,10 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 	if c.Route != RouteAMM && c.Route != RouteRFQ {
 		return nil, Reply{}, ErrInvalid("route must be amm or rfq")
 	}
-	if _, err := CurrencyBySymbol(c.FromCurrency); err != nil {
+	if _, err := RequiredCurrency("from_currency", c.FromCurrency); err != nil {
 		return nil, Reply{}, err
 	}
-	if _, err := CurrencyBySymbol(c.ToCurrency); err != nil {
+	if _, err := RequiredCurrency("to_currency", c.ToCurrency); err != nil {
 		return nil, Reply{}, err
 	}
 	if c.FromCurrency == c.ToCurrency {

@@ -159,11 +159,11 @@ func (s *TransferState) create(c CreateTransfer, env Env) ([]*Transfer, Reply, *
 	if c.Refusal != nil {
 		return nil, Reply{}, c.Refusal
 	}
-	from, err := CurrencyBySymbol(c.FromCurrency)
+	from, err := RequiredCurrency("from_currency", c.FromCurrency)
 	if err != nil {
 		return nil, Reply{}, err
 	}
-	if _, err := CurrencyBySymbol(c.Currency); err != nil {
+	if _, err := RequiredCurrency("currency", c.Currency); err != nil {
 		return nil, Reply{}, err
 	}
 	if c.Amount == nil || c.Amount.Sign() <= 0 || c.Amount.Cmp(maxTransferUnits(from.Decimals)) > 0 {

@@ -328,6 +328,7 @@ func TestTransferRefusals(t *testing.T) {
 		fmt.Sprintf(`{"from_currency":"USDC","currency":"USDC","amount":"5","contact_id":%q}`, contact.ID):                             "invalid_request",
 		fmt.Sprintf(`{"from_currency":"EURC","currency":"EURC","amount":"5","contact_id":%q,"recipient":%q}`, contact.ID, payee.Hex()): "invalid_request",
 		fmt.Sprintf(`{"from_currency":"BTC","currency":"EURC","amount":"5","recipient":%q}`, payee.Hex()):                              "unsupported_asset",
+		fmt.Sprintf(`{"currency":"EURC","amount":"5","recipient":%q}`, payee.Hex()):                                                    "invalid_request",
 		fmt.Sprintf(`{"from_currency":"EURC","currency":"EURC","amount":"-5","recipient":%q}`, payee.Hex()):                            "invalid_request",
 		fmt.Sprintf(`{"from_currency":"EURC","currency":"EURC","amount":"5","recipient":%q,"x":1}`, payee.Hex()):                       "invalid_request",
 	} {

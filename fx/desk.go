@@ -214,10 +214,10 @@ type quoteParams struct {
 func (d *Desk) parseQuote(req QuoteRequest) (quoteParams, *domain.Error) {
 	var p quoteParams
 	var err *domain.Error
-	if p.from, err = domain.CurrencyBySymbol(req.FromCurrency); err != nil {
+	if p.from, err = domain.RequiredCurrency("from_currency", req.FromCurrency); err != nil {
 		return p, err
 	}
-	if p.to, err = domain.CurrencyBySymbol(req.ToCurrency); err != nil {
+	if p.to, err = domain.RequiredCurrency("to_currency", req.ToCurrency); err != nil {
 		return p, err
 	}
 	if p.from.Symbol == p.to.Symbol {

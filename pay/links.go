@@ -57,7 +57,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	if req.Description != nil {
 		cmd.Description = *req.Description
 	}
-	cur, derr := domain.CurrencyBySymbol(req.Currency)
+	cur, derr := domain.RequiredCurrency("currency", req.Currency)
 	if derr == nil {
 		cmd.Amount, derr = domain.ParseAmount("amount", req.Amount, cur.Decimals)
 	}

@@ -95,9 +95,9 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 	if err != nil {
 		return cmd, err
 	}
-	from, derr := domain.CurrencyBySymbol(req.FromCurrency)
+	from, derr := domain.RequiredCurrency("from_currency", req.FromCurrency)
 	if derr == nil {
-		_, derr = domain.CurrencyBySymbol(req.Currency)
+		_, derr = domain.RequiredCurrency("currency", req.Currency)
 	}
 	if derr == nil {
 		cmd.Amount, derr = domain.ParseAmount("amount", req.Amount, from.Decimals)
