@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/fxd-labs/fxd/domain"
@@ -32,7 +33,7 @@ func Decode(body []byte, v any) *domain.Error {
 	// encoding/json takes invalid UTF-8 inside strings (as U+FFFD) and a
 	// repeated key (the last wins, in any case); the fast path refuses
 	// both, so the slow one must too (keys.go).
-	if err := checkJSONText(body); err != nil {
+	if err := checkJSONText(body, deref(reflect.TypeOf(v))); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

@@ -25,6 +25,8 @@ func TestDecode(t *testing.T) {
 		{"invalid UTF-8", "{\"name\":\"\xff\"}", "request body is not valid UTF-8"},
 		{"repeated key", `{"name":"a","name":"b"}`, `request body repeats the key "name"`},
 		{"repeated key in another case", `{"name":"a","NAME":"b"}`, `request body repeats the key "NAME"`},
+		{"a field's name in another case", `{"NAME":"a"}`, `unknown field "NAME"`},
+		{"in another case after a good key", `{"name":"a","Address":"0x1"}`, `unknown field "Address"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,4 +72,43 @@ func FuzzDecodeContact(f *testing.F) {
 		}
 		require.Equal(t, 201, reply.Status)
 	})
+}
+
+// TestDecodeNestedKeyCase: a key names a field exactly at every depth (a
+// struct in a struct, structs in a slice, through pointers and an
+// embedded struct); a map takes any key.
+func TestDecodeNestedKeyCase(t *testing.T) {
+	type leaf struct {
+		Value string `json:"value"`
+	}
+	type Embedded struct {
+		Extra string `json:"extra"`
+	}
+	type body struct {
+		Embedded
+		One   *leaf             `json:"one"`
+		Many  []leaf            `json:"many"`
+		Tags  map[string]string `json:"tags"`
+		Plain string
+		Skip  string `json:"-"`
+	}
+	for _, c := range []struct{ body, msg string }{
+		{`{"one":{"value":"x"},"many":[{"value":"y"}],"tags":{"ANY":"z"},"extra":"e","Plain":"p"}`, ""},
+		{`{"one":{"Value":"x"}}`, `unknown field "Value"`},
+		{`{"many":[{"value":"y"},{"VALUE":"y"}]}`, `unknown field "VALUE"`},
+		{`{"EXTRA":"e"}`, `unknown field "EXTRA"`},
+		{`{"plain":"p"}`, `unknown field "plain"`},
+		{`{"Skip":"s"}`, `unknown field "Skip"`},
+	} {
+		var v body
+		err := Decode([]byte(c.body), &v)
+		if c.msg == "" {
+			require.Nil(t, err, c.body)
+			require.Equal(t, "x", v.One.Value)
+			require.Equal(t, "z", v.Tags["ANY"])
+			continue
+		}
+		require.NotNil(t, err, c.body)
+		require.Equal(t, c.msg, err.Message, c.body)
+	}
 }

@@ -3,6 +3,7 @@ package jsonbody
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"unicode"
 	"unicode/utf8"
 
@@ -11,26 +12,32 @@ import (
 
 // checkJSONText refuses, as 400 invalid_request, what encoding/json would
 // otherwise accept silently: bytes that are not UTF-8 (it would replace
-// them with U+FFFD) and an object with a key twice, in any case (it keeps
-// the last value, matching keys regardless of case), at any depth. A
-// body signed, logged or proxied with one meaning must not be executed
-// with another. A body encoding/json refuses anyway is left to it (nil),
-// so its error stays the one the client sees.
+// them with U+FFFD), an object with a key twice, in any case (it keeps
+// the last value, matching keys regardless of case), at any depth, and a
+// key that names a field of target (the type decoded into) only in
+// another case ("NAME" for "name": CONTRACT.md refuses unknown fields,
+// and the published schemas are exact). A body signed, logged or proxied
+// with one meaning must not be executed with another. A body
+// encoding/json refuses anyway is left to it (nil), so its error stays
+// the one the client sees.
 //
 // It belongs on Decode's slow path only: flatjson's fast path
-// already refuses all three (it falls back), so the hot path pays nothing.
-func checkJSONText(body []byte) *domain.Error {
+// already refuses all of these (it falls back), so the hot path pays nothing.
+func checkJSONText(body []byte, target reflect.Type) *domain.Error {
 	if !utf8.Valid(body) {
 		return domain.ErrInvalid("request body is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	// One frame per open object or array; an object's frame holds its
-	// keys, folded, and whether a key comes next.
+	// keys, folded, whether a key comes next, and the type its values
+	// decode into (nil: unknown); an array's, its elements' type.
 	type frame struct {
 		keys    map[string]struct{}
 		wantKey bool
+		typ     reflect.Type
 	}
 	var stack []frame
+	next := target // the type of the value that comes next
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -47,16 +54,23 @@ func checkJSONText(body []byte) *domain.Error {
 			}
 			top.keys[folded] = struct{}{}
 			top.wantKey = false
+			var exact bool
+			if next, exact = memberType(top.typ, key); !exact {
+				return domain.ErrInvalid("unknown field %q", key)
+			}
 			continue
 		}
-		if top != nil && top.keys != nil {
+		switch {
+		case top != nil && top.keys != nil:
 			top.wantKey = true // a value: the next token is a key or '}'
+		case top != nil:
+			next = top.typ // an array's element
 		}
 		switch tok {
 		case json.Delim('{'):
-			stack = append(stack, frame{keys: map[string]struct{}{}, wantKey: true})
+			stack = append(stack, frame{keys: map[string]struct{}{}, wantKey: true, typ: deref(next)})
 		case json.Delim('['):
-			stack = append(stack, frame{})
+			stack = append(stack, frame{typ: elemType(next)})
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
 		}

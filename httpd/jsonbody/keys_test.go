@@ -30,7 +30,7 @@ func TestJSONTextChecks(t *testing.T) {
 		{"{\"\u212a\":1,\"k\":2}", false}, // the Kelvin sign folds to k, as encoding/json matches it
 	}
 	for _, tc := range tests {
-		err := checkJSONText([]byte(tc.body))
+		err := checkJSONText([]byte(tc.body), nil)
 		if tc.ok {
 			require.Nil(t, err, "%s", tc.body)
 			continue
@@ -40,5 +40,5 @@ func TestJSONTextChecks(t *testing.T) {
 		require.Equal(t, domain.CodeInvalidRequest, err.Code)
 	}
 	// A body encoding/json refuses is left to it.
-	require.Nil(t, checkJSONText([]byte(`{"a":`)))
+	require.Nil(t, checkJSONText([]byte(`{"a":`), nil))
 }
