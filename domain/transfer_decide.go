@@ -188,8 +188,9 @@ func (s *TransferState) create(c CreateTransfer, env Env) ([]*Transfer, Reply, *
 		Amount: new(big.Int).Set(c.Amount), AmountOut: new(big.Int), MinAmountOut: new(big.Int),
 		Recipient: recipient, ContactID: c.ContactID, SourceWallet: source, Memo: c.Memo,
 		// created + 1 h exactly, from the one clock reading that stamps
-		// created_at (a second reading could straddle a second).
-		ExpiresAt: env.Now.Add(TransferTTL), CreatedAt: env.Now, UpdatedAt: env.Now,
+		// created_at (a second reading could straddle a second), in whole
+		// seconds: the instant expires_at shows is the one checked.
+		ExpiresAt: env.Now.Add(TransferTTL).Truncate(time.Second), CreatedAt: env.Now, UpdatedAt: env.Now,
 	}
 	if !t.Cross() {
 		if len(c.Signing) == 0 || !json.Valid(c.Signing) {

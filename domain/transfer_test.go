@@ -193,7 +193,10 @@ func TestTransferCreateValidation(t *testing.T) {
 	}
 	rows, _, err := NewTransferState().Decide(createTransferCmd("USDC", "USDC"), newClock().env())
 	require.Nil(t, err)
-	require.Equal(t, time.Hour, rows[0].ExpiresAt.Sub(rows[0].CreatedAt), "expires_at is created_at + 1 h exactly")
+	created, err2 := time.Parse(time.RFC3339, RFC3339(rows[0].CreatedAt))
+	require.NoError(t, err2)
+	require.Equal(t, RFC3339(created.Add(time.Hour)), RFC3339(rows[0].ExpiresAt), "expires_at is created_at + 1 h exactly, as shown")
+	require.Equal(t, rows[0].ExpiresAt, rows[0].ExpiresAt.Truncate(time.Second), "and the instant shown is the one checked")
 	_, _, err = NewTransferState().Decide(ExpireTransfer{}, newClock().env())
 	require.Equal(t, 404, err.Status)
 }

@@ -65,20 +65,21 @@ type QuoteView struct {
 // rateDecimals is how many decimals a quote's rate shows (rounded down).
 const rateDecimals = 8
 
-func (q *Quote) view(decimals int) QuoteView {
-	return q.viewWith(q.Taker.Hex(), domain.FormatAmount(q.AmountIn, decimals), domain.RFC3339(q.ExpiresAt), decimals)
+func (q *Quote) view() QuoteView {
+	return q.viewWith(q.Taker.Hex(), domain.FormatAmount(q.AmountIn, domain.DecimalsOf(q.FromCurrency)), domain.RFC3339(q.ExpiresAt))
 }
 
 // viewWith is view with the strings every quote of one request shares
 // (its taker, amount_in and expires_at) rendered once by the caller. The
 // view's provider points at q's: a quote is not changed once made.
-func (q *Quote) viewWith(taker, amountIn, expiresAt string, decimals int) QuoteView {
+func (q *Quote) viewWith(taker, amountIn, expiresAt string) QuoteView {
+	toDecimals := domain.DecimalsOf(q.ToCurrency)
 	v := QuoteView{
 		ID: q.ID, Route: q.Route, Firm: q.Route == domain.RouteRFQ, Taker: taker,
 		FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
 		AmountIn:  amountIn,
-		AmountOut: domain.FormatAmount(q.AmountOut, decimals),
-		Rate:      formatRatio(q.AmountOut, q.AmountIn),
+		AmountOut: domain.FormatAmount(q.AmountOut, toDecimals),
+		Rate:      unitRate(q.AmountOut, q.AmountIn, domain.DecimalsOf(q.FromCurrency), toDecimals),
 		ExpiresAt: expiresAt,
 	}
 	if q.Provider != "" {

@@ -162,7 +162,10 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 	}
 	now := d.cfg.Clock().UTC().Round(0)
 	base := Quote{Account: acct, Taker: taker, FromCurrency: p.from.Symbol, ToCurrency: p.to.Symbol,
-		TokenIn: p.tokenIn, TokenOut: p.tokenOut, AmountIn: p.amountIn, CreatedAt: now, ExpiresAt: now.Add(QuoteTTL)}
+		TokenIn: p.tokenIn, TokenOut: p.tokenOut, AmountIn: p.amountIn, CreatedAt: now,
+		// Whole seconds: the instant expires_at shows is the one accept
+		// checks (30 s, less the fraction of the second it was made in).
+		ExpiresAt: now.Add(QuoteTTL).Truncate(time.Second)}
 	// One allocation holds every quote of the request (they expire, and
 	// leave the book, together); the AMM's comes first.
 	quotes := make([]Quote, 0, 1+len(d.cfg.Makers))
@@ -182,17 +185,17 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 	if !d.book.add(ptrs) {
 		return QuotesView{}, domain.ErrUnavailable("quote book is full (%d quotes); retry later", MaxBookQuotes)
 	}
-	return viewQuotes(ptrs, takerHex, p.to.Decimals), nil
+	return viewQuotes(ptrs, takerHex), nil
 }
 
 // viewQuotes is the answer for quotes (AMM first, then makers best first).
-func viewQuotes(quotes []*Quote, takerHex string, decimals int) QuotesView {
+func viewQuotes(quotes []*Quote, takerHex string) QuotesView {
 	first := quotes[0]
-	amountIn, expiresAt := domain.FormatAmount(first.AmountIn, decimals), domain.RFC3339(first.ExpiresAt)
+	amountIn, expiresAt := domain.FormatAmount(first.AmountIn, domain.DecimalsOf(first.FromCurrency)), domain.RFC3339(first.ExpiresAt)
 	out := QuotesView{Quotes: make([]QuoteView, len(quotes))}
 	best := first
 	for i, q := range quotes {
-		out.Quotes[i] = q.viewWith(takerHex, amountIn, expiresAt, decimals)
+		out.Quotes[i] = q.viewWith(takerHex, amountIn, expiresAt)
 		// The best pays the most; on a tie the firm quote wins.
 		if c := q.AmountOut.Cmp(best.AmountOut); c > 0 || c == 0 && q.Route == domain.RouteRFQ && best.Route != domain.RouteRFQ {
 			best = q

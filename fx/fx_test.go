@@ -204,14 +204,14 @@ func TestPoolsFollowSyncLogs(t *testing.T) {
 func TestQuoteView(t *testing.T) {
 	q := &Quote{ID: "q_1", Route: domain.RouteRFQ, Provider: "maker1", Taker: signer, FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: big.NewInt(100_000_000), AmountOut: big.NewInt(92_123_456), ExpiresAt: time.Unix(1_800_000_030, 0).UTC()}
-	v := q.view(6)
+	v := q.view()
 	require.Equal(t, "100", v.AmountIn)
 	require.Equal(t, "92.123456", v.AmountOut)
 	require.Equal(t, "0.92123456", v.Rate)
 	require.True(t, v.Firm)
 	require.Equal(t, "maker1", *v.Provider)
 	q.Route, q.Provider = domain.RouteAMM, ""
-	b, err := json.Marshal(q.view(6))
+	b, err := json.Marshal(q.view())
 	require.NoError(t, err)
 	require.NotContains(t, string(b), "provider")
 	require.Contains(t, string(b), `"firm":false`)

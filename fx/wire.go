@@ -38,6 +38,19 @@ func formatRatio(num, den *big.Int) string {
 	return amm.FormatRate(new(big.Rat).SetFrac(num, den), rateDecimals)
 }
 
+// unitRate is out/in in currency units: the base units' ratio scaled by
+// the two currencies' decimals (equal for every currency served, so the
+// hot path pays nothing for it).
+func unitRate(out, in *big.Int, fromDecimals, toDecimals int) string {
+	if fromDecimals == toDecimals {
+		return formatRatio(out, in)
+	}
+	ten := big.NewInt(10)
+	num := new(big.Int).Mul(out, new(big.Int).Exp(ten, big.NewInt(int64(fromDecimals)), nil))
+	den := new(big.Int).Mul(in, new(big.Int).Exp(ten, big.NewInt(int64(toDecimals)), nil))
+	return formatRatio(num, den)
+}
+
 // appendFixed appends v/10^decimals with exactly decimals (1 to 19)
 // digits after the point and at least one before it, as amm.FormatRate
 // lays them out.

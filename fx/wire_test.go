@@ -111,3 +111,23 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestUnitRate: a rate is in currency units, whatever each side's
+// decimals (every currency served has 6 today).
+func TestUnitRate(t *testing.T) {
+	e := func(n int64, exp int) *big.Int {
+		return new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(exp)), nil))
+	}
+	for _, c := range []struct {
+		name       string
+		out, in    *big.Int
+		fromD, toD int
+		want       string
+	}{
+		{"6 → 6", e(92, 4), e(1, 6), 6, 6, "0.92000000"},
+		{"6 → 18: 1 in, 2 out", e(2, 18), e(1, 6), 6, 18, "2.00000000"},
+		{"18 → 6: 4 in, 1 out", e(1, 6), e(4, 18), 18, 6, "0.25000000"},
+	} {
+		require.Equal(t, c.want, unitRate(c.out, c.in, c.fromD, c.toD), c.name)
+	}
+}
