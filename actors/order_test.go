@@ -19,7 +19,7 @@ func acceptCmd(acct, orderID string, now time.Time) domain.AcceptQuote {
 		ID: orderID, Account: acct, QuoteID: "q_" + orderID[4:], Route: domain.RouteAMM,
 		FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: big.NewInt(1_000_000), AmountOut: big.NewInt(900_000), MinAmountOut: big.NewInt(890_000),
-		Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Deadline: now.Add(2 * time.Minute),
+		Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Deadline: now.Add(2 * time.Minute), AcceptedAt: now,
 		Signing: []byte(`{"type":"permit2_witness"}`),
 		Gasless: &domain.GaslessTerms{Signer: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
 			TokenIn: "0x00000000000000000000000000000000000000A1", TokenOut: "0x00000000000000000000000000000000000000A2",

@@ -24,10 +24,15 @@ type CreateOrder struct {
 	AmountOut    *big.Int
 	MinAmountOut *big.Int
 	Signer       string
-	Deadline     time.Time     // CONTRACT.md: accept + 120 s
-	Signing      []byte        // JSON object
-	Gasless      *GaslessTerms // route amm
-	RFQ          *RFQTerms     // route rfq
+	Deadline     time.Time // CONTRACT.md: accept + 120 s
+	// AcceptedAt is the host's reading that checked the quote's expiry and
+	// set Deadline from: the order's created_at, so that the deadline is
+	// created_at + 120 s exactly (the chain reads between the two can
+	// take seconds).
+	AcceptedAt time.Time
+	Signing    []byte        // JSON object
+	Gasless    *GaslessTerms // route amm
+	RFQ        *RFQTerms     // route rfq
 }
 
 // SubmitAMMSignature is POST /fx/orders/{id}/submit {signature} on an amm
@@ -327,6 +332,9 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 	if !c.Deadline.After(env.Now) {
 		return nil, Reply{}, ErrInvalid("deadline must be after now")
 	}
+	if c.AcceptedAt.IsZero() || c.AcceptedAt.After(env.Now) || !c.Deadline.After(c.AcceptedAt) {
+		return nil, Reply{}, ErrInvalid("accepted_at must be before now and the deadline")
+	}
 	if len(c.Signing) == 0 || !json.Valid(c.Signing) || c.Signing[0] != '{' {
 		return nil, Reply{}, ErrInvalid("signing must be a JSON object")
 	}
@@ -338,7 +346,7 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 		FromCurrency: c.FromCurrency, ToCurrency: c.ToCurrency,
 		AmountIn: new(big.Int).Set(c.AmountIn), AmountOut: new(big.Int).Set(c.AmountOut), MinAmountOut: new(big.Int).Set(c.MinAmountOut),
 		Signer: signer, Deadline: c.Deadline.UTC(), Signing: append([]byte(nil), c.Signing...), Gasless: c.Gasless, RFQ: c.RFQ,
-		CreatedAt: env.Now, UpdatedAt: env.Now,
+		CreatedAt: c.AcceptedAt.UTC(), UpdatedAt: env.Now,
 	}
 	return reply([]*Order{o})
 }

@@ -37,7 +37,7 @@ func createOrderCmd(route string) CreateOrder {
 		ID: ordID, Account: acctID, QuoteID: quoteID, Route: route,
 		FromCurrency: "USDC", ToCurrency: "EURC",
 		AmountIn: bi("1250500000"), AmountOut: bi("1150250000"), MinAmountOut: bi("1144498750"),
-		Signer: addrLower, Deadline: ordDeadline, Signing: []byte(signingJS),
+		Signer: addrLower, Deadline: ordDeadline, AcceptedAt: t0, Signing: []byte(signingJS),
 	}
 	c.Gasless, c.RFQ = orderTerms(route)
 	return c

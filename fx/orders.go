@@ -145,7 +145,7 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 	deadline := now.Add(d.cfg.OrderDeadline).Truncate(time.Second)
 	c := &domain.CreateOrder{
 		Account: q.Account, QuoteID: q.ID, Route: q.Route, FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
-		AmountIn: q.AmountIn, AmountOut: q.AmountOut, Signer: signer.Hex(), Deadline: deadline,
+		AmountIn: q.AmountIn, AmountOut: q.AmountOut, Signer: signer.Hex(), Deadline: deadline, AcceptedAt: now,
 	}
 	c.ID, _ = orderID(q.ID)
 	var signing any
