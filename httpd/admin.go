@@ -152,7 +152,7 @@ func (a *Admin) createAccount(w http.ResponseWriter, r *http.Request) {
 		adminError(w, err)
 		return
 	}
-	c := domain.CreateAccount{KYC: domain.KYCApproved, Swap: true, Pay: true}
+	c := accountDefaults(a.engine.Env())
 	if b.Name != nil {
 		c.Name = *b.Name
 	}
@@ -169,6 +169,17 @@ func (a *Admin) createAccount(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	out, err := a.engine.CreateAccount(ctx, c)
 	a.outcome(w, out, err)
+}
+
+// accountDefaults is a new account before the operator's flags: approved
+// and permitted to swap and pay in the test environment (CONTRACT.md); in
+// live, pending and permitted nothing until the operator says so (a
+// forgotten flag must not open real money to an unchecked account).
+func accountDefaults(env string) domain.CreateAccount {
+	if env == "live" {
+		return domain.CreateAccount{KYC: domain.KYCPending}
+	}
+	return domain.CreateAccount{KYC: domain.KYCApproved, Swap: true, Pay: true}
 }
 
 func (a *Admin) getAccount(w http.ResponseWriter, r *http.Request) {

@@ -77,9 +77,9 @@ func addAccountFlags(fs *pflag.FlagSet, withName bool) {
 	if withName {
 		fs.String("name", "", "account name (required)")
 	}
-	fs.String("kyc", "", "KYC status: approved, pending or rejected (default approved in the test environment)")
-	fs.Bool("swap", false, "permitted to swap: --swap=true|false (default true in the test environment)")
-	fs.Bool("pay", false, "permitted to pay: --pay=true|false (default true in the test environment)")
+	fs.String("kyc", "", "KYC status: approved, pending or rejected (default approved in the test environment, pending in live)")
+	fs.Bool("swap", false, "permitted to swap: --swap=true|false (default true in the test environment, false in live)")
+	fs.Bool("pay", false, "permitted to pay: --pay=true|false (default true in the test environment, false in live)")
 }
 
 // accountBody is the request body: only the fields given (on the command
