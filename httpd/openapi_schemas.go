@@ -266,7 +266,7 @@ func openAPISchemas() obj {
 			"best_quote_id": tString("Id of the quote with the largest amount_out."),
 		}, "quotes", "best_quote_id"),
 		"AcceptRequest": request("Optional body of an accept.", obj{
-			"source_wallet": address("Registered signer wallet that signs; default the primary wallet."),
+			"source_wallet": address("The wallet that signs: the quote's taker (its source_wallet, else the primary wallet when it was quoted). Given, it must be that wallet (400 otherwise)."),
 		}),
 		"SubmitRequest": obj{
 			"type":                 "object",
