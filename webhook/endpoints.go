@@ -113,16 +113,27 @@ func (d *Desk) TestEndpoint(ctx context.Context, acct, id string, idem *domain.I
 		return out, err
 	}
 	cmd := domain.CreateTest{ID: evt, Account: acct, Endpoint: id, DeliveryID: d.e.NewID("dlv_", acct)}
+	if cmd.Refusal, err = d.sendable(ctx, acct, id); err != nil {
+		return domain.Outcome{}, err
+	}
+	return d.e.Create(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
+}
+
+// sendable is the refusal of a send to endpoint id of acct (a test, a
+// resend): 404 when it is not the account's, 409 unless enabled; nil when
+// it may be sent to. The refusal rides in the event's command, so it is
+// stored under the Idempotency-Key like any answer.
+func (d *Desk) sendable(ctx context.Context, acct, id string) (*domain.Error, error) {
 	ep, err := d.Endpoint(ctx, acct, id)
 	switch {
 	case errors.Is(err, actors.ErrNoEntity):
-		cmd.Refusal = errNoEndpoint
+		return errNoEndpoint, nil
 	case err != nil:
-		return domain.Outcome{}, err
+		return nil, err
 	case ep.State != domain.EndpointEnabled:
-		cmd.Refusal = domain.ErrInvalidState("webhook endpoint %s is %s; enable it first", id, ep.State)
+		return domain.ErrInvalidState("webhook endpoint %s is %s; enable it first", id, ep.State), nil
 	}
-	return d.e.Create(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
+	return nil, nil
 }
 
 // ResendRequest is the body of POST /webhooks/{id}/resend.
@@ -131,9 +142,7 @@ type ResendRequest struct {
 }
 
 // Resend is POST /webhooks/{id}/resend: the event's failed delivery to the
-// endpoint goes out once more (202 {delivery_id}). The endpoint must be
-// the account's and enabled; that check's refusal is stored under the
-// Idempotency-Key in the event's record, as the answer would be.
+// endpoint goes out once more (202 {delivery_id}), if sendable.
 func (d *Desk) Resend(ctx context.Context, acct, id string, req ResendRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
 	if req.EventID == "" {
 		return domain.Refuse(domain.ErrInvalid("event_id is required")), nil
@@ -142,14 +151,9 @@ func (d *Desk) Resend(ctx context.Context, acct, id string, req ResendRequest, i
 		return domain.Refuse(domain.ErrNotFound("event")), nil
 	}
 	cmd := domain.ResendDelivery{Account: acct, Endpoint: id}
-	ep, err := d.Endpoint(ctx, acct, id)
-	switch {
-	case errors.Is(err, actors.ErrNoEntity):
-		cmd.Refusal = errNoEndpoint
-	case err != nil:
+	var err error
+	if cmd.Refusal, err = d.sendable(ctx, acct, id); err != nil {
 		return domain.Outcome{}, err
-	case ep.State != domain.EndpointEnabled:
-		cmd.Refusal = domain.ErrInvalidState("webhook endpoint %s is %s; enable it first", id, ep.State)
 	}
 	out, err := d.e.Exec(ctx, req.EventID, domain.Request{Cmd: cmd, Idem: idem})
 	if errors.Is(err, actors.ErrNoEntity) {
