@@ -67,6 +67,15 @@ func TestFXRefundedAndExpired(t *testing.T) {
 	}
 	resp, _ = tr.accept(t, late.BestQuoteID, "")
 	requireError(t, resp, 409, "quote_expired")
+	// Under an Idempotency-Key the refusal is stored like any answer.
+	target := basePath + "/fx/quotes/" + late.Quotes[len(late.Quotes)-1].ID + "/accept"
+	first := call(t, tr.c, "POST", target, "", map[string]string{"Idempotency-Key": "late-accept"})
+	requireError(t, first, 409, "quote_expired")
+	require.Empty(t, first.Header.Get("Idempotency-Replayed"))
+	again := call(t, tr.c, "POST", target, "", map[string]string{"Idempotency-Key": "late-accept"})
+	require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
+	require.Equal(t, first.Status, again.Status)
+	require.Equal(t, string(first.Body), string(again.Body))
 }
 
 // TestFXOrdersCompleteAcrossKill9 kills the service between accept and

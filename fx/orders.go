@@ -78,7 +78,10 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 				}
 			}
 		}
-		if cmd.Refusal == nil {
+		if cmd.Refusal == nil || idem != nil {
+			// Under a key, a refusal too is stored in the order's record
+			// like any answer (CONTRACT.md), so a retry with the key
+			// replays it, even once the account may accept.
 			exec = d.e.Create
 		}
 	}
