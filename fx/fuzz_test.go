@@ -199,3 +199,22 @@ func FuzzOrderBody(f *testing.F) {
 		require.Equal(t, want, o.OrderID)
 	})
 }
+
+// TestQuoteRefusalCodes: a missing currency is a missing field (400
+// invalid_request naming it); one not served is unsupported_asset.
+func TestQuoteRefusalCodes(t *testing.T) {
+	fd := newFuzzDesk(t)
+	for _, c := range []struct {
+		req        QuoteRequest
+		code, text string
+	}{
+		{QuoteRequest{ToCurrency: "EURC", Amount: "1"}, domain.CodeInvalidRequest, "from_currency is required"},
+		{QuoteRequest{FromCurrency: "USDC", Amount: "1"}, domain.CodeInvalidRequest, "to_currency is required"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "XAU", Amount: "1"}, domain.CodeUnsupportedAsset, "XAU"},
+	} {
+		_, derr := fd.desk.Quote(context.Background(), fd.acct, c.req)
+		require.NotNil(t, derr, "%+v", c.req)
+		require.Equal(t, c.code, derr.Code, "%+v", c.req)
+		require.Contains(t, derr.Message, c.text)
+	}
+}
