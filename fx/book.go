@@ -66,20 +66,21 @@ type QuoteView struct {
 const rateDecimals = 8
 
 func (q *Quote) view() QuoteView {
-	return q.viewWith(q.Taker.Hex(), domain.FormatAmount(q.AmountIn, domain.DecimalsOf(q.FromCurrency)), domain.RFC3339(q.ExpiresAt))
+	from, to := domain.DecimalsOf(q.FromCurrency), domain.DecimalsOf(q.ToCurrency)
+	return q.viewWith(q.Taker.Hex(), domain.FormatAmount(q.AmountIn, from), domain.RFC3339(q.ExpiresAt), from, to)
 }
 
-// viewWith is view with the strings every quote of one request shares
-// (its taker, amount_in and expires_at) rendered once by the caller. The
-// view's provider points at q's: a quote is not changed once made.
-func (q *Quote) viewWith(taker, amountIn, expiresAt string) QuoteView {
-	toDecimals := domain.DecimalsOf(q.ToCurrency)
+// viewWith is view with what every quote of one request shares (its
+// taker, amount_in, expires_at and the pair's decimals) worked out once by
+// the caller. The view's provider points at q's: a quote is not changed
+// once made.
+func (q *Quote) viewWith(taker, amountIn, expiresAt string, fromDecimals, toDecimals int) QuoteView {
 	v := QuoteView{
 		ID: q.ID, Route: q.Route, Firm: q.Route == domain.RouteRFQ, Taker: taker,
 		FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
 		AmountIn:  amountIn,
 		AmountOut: domain.FormatAmount(q.AmountOut, toDecimals),
-		Rate:      unitRate(q.AmountOut, q.AmountIn, domain.DecimalsOf(q.FromCurrency), toDecimals),
+		Rate:      unitRate(q.AmountOut, q.AmountIn, fromDecimals, toDecimals),
 		ExpiresAt: expiresAt,
 	}
 	if q.Provider != "" {

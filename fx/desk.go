@@ -185,17 +185,17 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 	if !d.book.add(ptrs) {
 		return QuotesView{}, domain.ErrUnavailable("quote book is full (%d quotes); retry later", MaxBookQuotes)
 	}
-	return viewQuotes(ptrs, takerHex), nil
+	return viewQuotes(ptrs, takerHex, p.from.Decimals, p.to.Decimals), nil
 }
 
 // viewQuotes is the answer for quotes (AMM first, then makers best first).
-func viewQuotes(quotes []*Quote, takerHex string) QuotesView {
+func viewQuotes(quotes []*Quote, takerHex string, fromDecimals, toDecimals int) QuotesView {
 	first := quotes[0]
-	amountIn, expiresAt := domain.FormatAmount(first.AmountIn, domain.DecimalsOf(first.FromCurrency)), domain.RFC3339(first.ExpiresAt)
+	amountIn, expiresAt := domain.FormatAmount(first.AmountIn, fromDecimals), domain.RFC3339(first.ExpiresAt)
 	out := QuotesView{Quotes: make([]QuoteView, len(quotes))}
 	best := first
 	for i, q := range quotes {
-		out.Quotes[i] = q.viewWith(takerHex, amountIn, expiresAt)
+		out.Quotes[i] = q.viewWith(takerHex, amountIn, expiresAt, fromDecimals, toDecimals)
 		// The best pays the most; on a tie the firm quote wins.
 		if c := q.AmountOut.Cmp(best.AmountOut); c > 0 || c == 0 && q.Route == domain.RouteRFQ && best.Route != domain.RouteRFQ {
 			best = q
