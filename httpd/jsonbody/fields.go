@@ -11,8 +11,15 @@ import (
 // struct's fields promoted), so checkJSONText can refuse a key that
 // matches one only when case is ignored.
 
-// fieldTypes caches fieldsOf by struct type (a handful of request types).
-var fieldTypes sync.Map // reflect.Type → map[string]reflect.Type
+// fieldTable is a struct's fields by exact JSON name, and the exact
+// names by their folded form (foldKey, encoding/json's matching).
+type fieldTable struct {
+	exact  map[string]reflect.Type
+	folded map[string]struct{}
+}
+
+// fieldTables caches fieldsOf by struct type (a handful of request types).
+var fieldTables sync.Map // reflect.Type → *fieldTable
 
 // memberType returns the type a key's value decodes into within an object
 // of type t, and false when the key names a field of t only in another
@@ -28,26 +35,25 @@ func memberType(t reflect.Type, key string) (reflect.Type, bool) {
 	case t.Kind() != reflect.Struct:
 		return nil, true
 	}
-	fields := fieldsOf(t)
-	if ft, ok := fields[key]; ok {
-		return ft, true
+	ft := fieldsOf(t)
+	if typ, ok := ft.exact[key]; ok {
+		return typ, true
 	}
-	for name := range fields {
-		if string(foldKey(name)) == string(foldKey(key)) {
-			return nil, false
-		}
-	}
-	return nil, true
+	_, folds := ft.folded[string(foldKey(key))]
+	return nil, !folds
 }
 
-func fieldsOf(t reflect.Type) map[string]reflect.Type {
-	if m, ok := fieldTypes.Load(t); ok {
-		return m.(map[string]reflect.Type)
+func fieldsOf(t reflect.Type) *fieldTable {
+	if ft, ok := fieldTables.Load(t); ok {
+		return ft.(*fieldTable)
 	}
-	m := map[string]reflect.Type{}
-	addFields(m, t)
-	fieldTypes.Store(t, m)
-	return m
+	ft := &fieldTable{exact: map[string]reflect.Type{}, folded: map[string]struct{}{}}
+	addFields(ft.exact, t)
+	for name := range ft.exact {
+		ft.folded[string(foldKey(name))] = struct{}{}
+	}
+	fieldTables.Store(t, ft)
+	return ft
 }
 
 func addFields(m map[string]reflect.Type, t reflect.Type) {
