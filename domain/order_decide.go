@@ -332,8 +332,9 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 	if !c.Deadline.After(env.Now) {
 		return nil, Reply{}, ErrInvalid("deadline must be after now")
 	}
-	if c.AcceptedAt.IsZero() || c.AcceptedAt.After(env.Now) || !c.Deadline.After(c.AcceptedAt) {
-		return nil, Reply{}, ErrInvalid("accepted_at must be before now and the deadline")
+	// The deadline is after now (above), so after an accept not after now.
+	if c.AcceptedAt.IsZero() || c.AcceptedAt.After(env.Now) {
+		return nil, Reply{}, ErrInvalid("accepted_at must be set and not after now")
 	}
 	if len(c.Signing) == 0 || !json.Valid(c.Signing) || c.Signing[0] != '{' {
 		return nil, Reply{}, ErrInvalid("signing must be a JSON object")
