@@ -8,6 +8,7 @@ require (
 	github.com/ethereum/go-ethereum v1.17.10
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
+	github.com/oasisprotocol/curve25519-voi v0.0.0-20230904125328-1f23a7beb09a
 	github.com/pb33f/libopenapi v0.36.6
 	github.com/pb33f/libopenapi-validator v0.13.8
 	github.com/prometheus/client_golang v1.25.0
