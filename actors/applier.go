@@ -20,12 +20,12 @@ const sweepBatch = 10_000
 
 var errBatchFull = errors.New("batch full")
 
-// catchUp applies every committed record after the applied index to the
-// store and returns how many it applied.
-func (e *Engine) catchUp() (int, error) {
+// catchUp applies every committed record of p after its applied index to
+// the store and returns how many it applied.
+func (p *part) catchUp() (int, error) {
 	total := 0
 	for {
-		n, err := e.applyOnce()
+		n, err := p.applyOnce()
 		if err != nil {
 			return total, err
 		}
@@ -39,23 +39,23 @@ func (e *Engine) catchUp() (int, error) {
 // applyOnce applies at most applyBatch committed records: from the feed
 // when it holds the next one (the steady state), else read back from the
 // log (recovery, or after the feed overflowed).
-func (e *Engine) applyOnce() (int, error) {
-	from := e.applied.Load()
-	last := e.log.LastIndex()
+func (p *part) applyOnce() (int, error) {
+	from := p.applied.Load()
+	last := p.log.LastIndex()
 	if last <= from {
 		return 0, nil
 	}
 	recs := make([]snapshot.Applied, 0, min(applyBatch, int(last-from)))
-	fed, ok := e.feed.from(from+1, applyBatch, e.fedScratch[:0])
-	e.fedScratch = fed
+	fed, ok := p.feed.from(from+1, applyBatch, p.fedScratch[:0])
+	p.fedScratch = fed
 	defer clear(fed) // drop payload references until the next call
 	var err error
 	if ok {
-		if e.readBack {
+		if p.readBack {
 			// Caught up: the segments the log cached for reading back are
 			// not needed again (up to two whole segments of heap).
-			e.dropReadCache()
-			e.readBack = false
+			p.dropReadCache()
+			p.readBack = false
 		}
 		for i, payload := range fed {
 			if recs, err = appendDecoded(recs, from+1+uint64(i), payload); err != nil {
@@ -63,8 +63,8 @@ func (e *Engine) applyOnce() (int, error) {
 			}
 		}
 	} else {
-		e.readBack = true
-		err = e.log.Scan(from+1, func(index uint64, payload []byte) error {
+		p.readBack = true
+		err = p.log.Scan(from+1, func(index uint64, payload []byte) error {
 			if len(recs) == applyBatch {
 				return errBatchFull
 			}
@@ -75,13 +75,13 @@ func (e *Engine) applyOnce() (int, error) {
 			return 0, err
 		}
 	}
-	if err := e.store.Apply(from, recs); err != nil {
+	if err := p.e.store.ApplyPart(p.n, from, recs); err != nil {
 		return 0, err
 	}
 	if len(recs) > 0 {
 		upTo := recs[len(recs)-1].Index
-		e.applied.Store(upTo)
-		e.feed.release(upTo + 1)
+		p.applied.Store(upTo)
+		p.feed.release(upTo + 1)
 	}
 	return len(recs), nil
 }
@@ -95,10 +95,12 @@ func appendDecoded(recs []snapshot.Applied, index uint64, payload []byte) ([]sna
 	return append(recs, snapshot.Applied{Index: index, Record: &r}), nil
 }
 
-// runApplier tails the log into the store. Every SyncEvery it syncs the
-// store, truncates the log in front of what the store now holds durably,
-// and sweeps expired idempotency rows. Any storage error ends the process.
-func (e *Engine) runApplier() {
+// runApplier tails p's log into the store. Every SyncEvery it syncs the
+// store and truncates the log in front of what the store now holds
+// durably; part 0 also sweeps expired idempotency rows. Any storage error
+// ends the process.
+func (p *part) runApplier() {
+	e := p.e
 	defer e.wg.Done()
 	tick := time.NewTicker(e.cfg.SyncEvery)
 	defer tick.Stop()
@@ -106,11 +108,11 @@ func (e *Engine) runApplier() {
 	for {
 		select {
 		case <-e.stop:
-			if _, err := e.catchUp(); err != nil {
+			if _, err := p.catchUp(); err != nil {
 				e.fatal(err)
 			}
 			return
-		case <-e.log.Committed():
+		case <-p.log.Committed():
 			// Coalesce: one Pebble batch per applyEvery at most, not one
 			// per group commit; under load that is a few large batches
 			// instead of many small ones.
@@ -118,33 +120,37 @@ func (e *Engine) runApplier() {
 				time.Sleep(wait)
 			}
 			last = time.Now()
-			if _, err := e.catchUp(); err != nil {
+			if _, err := p.catchUp(); err != nil {
 				e.fatal(err)
 			}
 		case <-tick.C:
-			if err := e.compact(); err != nil {
+			if err := p.compact(); err != nil {
 				e.fatal(err)
 			}
 		}
 	}
 }
 
-// compact makes the store durable up to the applied index and drops log
+// compact makes the store durable up to p's applied index and drops log
 // segments wholly in front of it.
-func (e *Engine) compact() error {
-	applied := e.applied.Load()
+func (p *part) compact() error {
+	e := p.e
+	applied := p.applied.Load()
 	if err := e.store.Sync(); err != nil {
 		return err
 	}
 	// A cluster stream is the other replicas' source too (a node catching
 	// up, a new owner with an older store): one engine's store is no
 	// reason to drop it. Its retention is the cluster's (DECISIONS.md).
-	if e.local != nil {
+	if p.local != nil {
 		// A running backup may still need records after its checkpoint (backup.go).
 		before := e.backup.truncateBefore(applied)
-		if err := e.log.TruncateFront(before); err != nil {
+		if err := p.log.TruncateFront(before); err != nil {
 			return fmt.Errorf("actors: truncate log before %d: %w", before, err)
 		}
+	}
+	if p.n != 0 {
+		return nil // one sweeper is enough: the rows are the store's
 	}
 	if _, err := e.store.SweepIdem(e.cfg.Clock(), sweepBatch); err != nil {
 		return err

@@ -80,7 +80,8 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 	if !e.ready.Load() {
 		return StateBackup{}, ErrNotReady
 	}
-	if e.local == nil {
+	p := e.metaPart()
+	if p.local == nil {
 		// A backup is a store checkpoint plus the local log's records
 		// after it; a cluster's log is the replicated stream itself.
 		return StateBackup{}, ErrBackupClusterLog
@@ -92,7 +93,7 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 	if e.backup.closed {
 		return StateBackup{}, errClosing
 	}
-	e.backup.pin.Store(e.applied.Load() + 1)
+	e.backup.pin.Store(p.applied.Load() + 1)
 	defer e.backup.pin.Store(0)
 
 	if err := e.store.WriteCheckpoint(stateDir); err != nil {
@@ -103,11 +104,11 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 		return StateBackup{}, err
 	}
 	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: MetaLastBackup, Value: now.UTC().Format(time.RFC3339)}}}
-	if _, err := e.log.Append(domain.MarshalRecord(nil, &rec)); err != nil {
+	if _, err := p.log.Append(domain.MarshalRecord(nil, &rec)); err != nil {
 		return StateBackup{}, fmt.Errorf("actors: backup: record %s: %w", MetaLastBackup, err)
 	}
-	last := e.log.LastIndex()
-	rep, err := e.local.CopyRange(walDir, applied+1, last)
+	last := p.log.LastIndex()
+	rep, err := p.local.CopyRange(walDir, applied+1, last)
 	if err != nil {
 		return StateBackup{}, fmt.Errorf("actors: backup: %w", err)
 	}

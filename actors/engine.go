@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,10 +40,15 @@ type Config struct {
 	Logger *slog.Logger
 	// WAL tunes the local log; zero values take its defaults.
 	WAL wal.Options
-	// OpenLog, if set, opens the engine's log instead of the local one
-	// under DataDir/wal: a cluster node's JetStream stream (jslog). The
-	// engine passes its durable feed and its fatal exit in opts.
-	OpenLog func(opts partlog.Options) (partlog.PartitionLog, error)
+	// OpenLog, if set, opens the engine's log of part instead of the local
+	// one under DataDir/wal: a cluster node's JetStream stream (jslog). The
+	// engine passes the part's durable feed and its fatal exit in opts.
+	OpenLog func(part int, opts partlog.Options) (partlog.PartitionLog, error)
+	// Partitions is how many logs (parts) OpenLog opens, 1 to
+	// ids.Partitions; an entity's records go to part PartitionOf(id) mod
+	// Partitions. Zero or 1: one log for everything (the local log needs
+	// that).
+	Partitions int
 	// feedSize overrides maxFeed (tests).
 	feedSize int
 }
@@ -73,11 +77,8 @@ func (c *Config) defaults() {
 // Engine owns the log, the snapshot store, the actor system and the key
 // directory. It is the only door through which state changes.
 type Engine struct {
-	cfg Config
-	log partlog.PartitionLog
-	// local is log when it is the local write-ahead log, else nil: its
-	// read cache, statistics and the backup's copy exist only there.
-	local  *wal.Log
+	cfg    Config
+	parts  []*part // the logs, each with its applier's progress (part.go)
 	store  *snapshot.Store
 	system *actor.ActorSystem
 	dir    *Directory
@@ -86,14 +87,8 @@ type Engine struct {
 	// hooks, by entity kind, in the order added; see AddHook.
 	hooks [domain.NumKinds][]func(id string, events []domain.Event)
 
-	ready   atomic.Bool
-	applied atomic.Uint64 // last log index whose rows are in the store
-	// feed hands durable records to the applier; fedScratch is the
-	// applier's reusable view of them (applier goroutine only).
-	feed       *feed
-	fedScratch [][]byte
-	readBack   bool        // the applier read the log back since it last caught up (applier goroutine only)
-	backup     backupGuard // one backup at a time; pins the log while it copies (backup.go)
+	ready  atomic.Bool
+	backup backupGuard // one backup at a time; pins the log while it copies (backup.go)
 
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -111,42 +106,31 @@ func Open(cfg Config) (*Engine, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("actors: data dir %s: %w", cfg.DataDir, err)
 	}
-	fd := &feed{size: cmp.Or(cfg.feedSize, maxFeed)}
 	fx := newFatalExit(cfg.Logger)
-	// The engine's applier is the log's one tailing reader; a failed log
-	// ends the process with the one line, then exit 3 (fatal.go).
-	opts := partlog.Options{OnDurable: fd.push, OnFatal: cfg.WAL.OnFatal, Logf: cfg.WAL.Logf}
-	if opts.OnFatal == nil {
-		opts.OnFatal = fx.fail
+	e := &Engine{
+		cfg: cfg, dir: newDirectory(cfg.Env), reg: newRegistry(),
+		stop: make(chan struct{}),
+		fx:   fx,
 	}
-	if opts.Logf == nil {
-		opts.Logf = walLogf(cfg.Logger)
-	}
-	log, local, err := openLog(cfg, opts)
-	if err != nil {
+	if err := openParts(e, cfg, fx); err != nil {
 		return nil, err
 	}
 	store, err := snapshot.OpenFatal(filepath.Join(cfg.DataDir, "state"), fx.fail, cfg.Logger)
 	if err != nil {
-		_ = log.Close()
+		_ = closeParts(e.parts)
 		return nil, err
 	}
-	e := &Engine{
-		cfg: cfg, log: log, local: local, store: store, feed: fd, dir: newDirectory(cfg.Env), reg: newRegistry(),
-		system: NewSystem(cfg.Logger),
-		stop:   make(chan struct{}),
-		fx:     fx,
-	}
+	e.store, e.system = store, NewSystem(cfg.Logger)
 	return e, nil
 }
 
-// openLog opens cfg.OpenLog's log, or the local one (repairing a torn
-// tail), which it also returns as local.
-func openLog(cfg Config, opts partlog.Options) (partlog.PartitionLog, *wal.Log, error) {
+// openLog opens cfg.OpenLog's log of part, or the local one (repairing a
+// torn tail), which it also returns as local.
+func openLog(cfg Config, part int, opts partlog.Options) (partlog.PartitionLog, *wal.Log, error) {
 	if cfg.OpenLog != nil {
-		log, err := cfg.OpenLog(opts)
+		log, err := cfg.OpenLog(part, opts)
 		if err != nil {
-			return nil, nil, fmt.Errorf("actors: open log: %w", err)
+			return nil, nil, fmt.Errorf("actors: open log %d: %w", part, err)
 		}
 		return log, nil, nil
 	}
@@ -179,29 +163,46 @@ func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 // false and /health answers 503.
 func (e *Engine) Recover() error {
 	start := time.Now()
-	applied, err := e.store.AppliedIndex()
-	if err != nil {
-		return err
+	from, replayed := uint64(0), 0
+	for _, p := range e.parts {
+		applied, n, err := p.recover()
+		if err != nil {
+			return err
+		}
+		from, replayed = from+applied, replayed+n
 	}
-	if first := e.log.FirstIndex(); applied+1 < first {
-		return fmt.Errorf("actors: snapshot store is at index %d but the log starts at %d: records %d..%d are lost", applied, first, applied+1, first-1)
-	}
-	e.applied.Store(applied)
-	n, err := e.catchUp()
-	if err != nil {
-		return err
-	}
-	e.dropReadCache() // replay read the log back; the feed serves from now on
-	e.readBack = false
 	if err := e.store.Keys(func(k *domain.APIKey) error { e.dir.put(k); return nil }); err != nil {
 		return err
 	}
-	e.cfg.Logger.Info("recovered", "from_index", applied, "replayed", n, "last_index", e.log.LastIndex(),
-		"keys", e.dir.Len(), "took_ms", time.Since(start).Milliseconds())
-	e.wg.Add(1)
-	go e.runApplier()
+	e.cfg.Logger.Info("recovered", "from_index", from, "replayed", replayed, "last_index", e.LastIndex(),
+		"logs", len(e.parts), "keys", e.dir.Len(), "took_ms", time.Since(start).Milliseconds())
+	for _, p := range e.parts {
+		e.wg.Add(1)
+		go p.runApplier()
+	}
 	e.ready.Store(true)
 	return nil
+}
+
+// recover brings the store up to the end of p's log; it returns where the
+// store was and how many records it applied.
+func (p *part) recover() (uint64, int, error) {
+	applied, err := p.e.store.PartAppliedIndex(p.n)
+	if err != nil {
+		return 0, 0, err
+	}
+	if first := p.log.FirstIndex(); applied+1 < first {
+		return 0, 0, fmt.Errorf("actors: snapshot store is at index %d of log %d but the log starts at %d: records %d..%d are lost",
+			applied, p.n, first, applied+1, first-1)
+	}
+	p.applied.Store(applied)
+	n, err := p.catchUp()
+	if err != nil {
+		return 0, 0, err
+	}
+	p.dropReadCache() // replay read the log back; the feed serves from now on
+	p.readBack = false
+	return applied, n, nil
 }
 
 // BindChain records the chain's genesis hash in the log on first start and
@@ -230,12 +231,13 @@ func (e *Engine) Meta(key string) (string, error) { return e.store.Meta(key) }
 // restart. The chain watcher records its last processed block this way.
 func (e *Engine) PutMeta(key, value string) error {
 	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: key, Value: value}}}
-	idx, err := e.log.Append(domain.MarshalRecord(nil, &rec))
+	p := e.metaPart()
+	idx, err := p.log.Append(domain.MarshalRecord(nil, &rec))
 	if err != nil {
 		return fmt.Errorf("actors: record %s: %w", key, err)
 	}
 	// The background applier owns the store: wait for it to apply.
-	for deadline := time.Now().Add(10 * time.Second); e.applied.Load() < idx; {
+	for deadline := time.Now().Add(10 * time.Second); p.applied.Load() < idx; {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("actors: record %d (%s) not applied in time", idx, key)
 		}
@@ -250,36 +252,46 @@ const MetaChainGenesis = "chain_genesis"
 // Ready reports whether the engine serves.
 func (e *Engine) Ready() bool { return e.ready.Load() }
 
-// LastIndex is the last durable log index.
-func (e *Engine) LastIndex() uint64 { return e.log.LastIndex() }
+// LastIndex is the last durable log index, summed over the logs (one on a
+// single node): it grows by one with every record written.
+func (e *Engine) LastIndex() uint64 {
+	var n uint64
+	for _, p := range e.parts {
+		n += p.log.LastIndex()
+	}
+	return n
+}
+
+// AppliedIndex is the last index the snapshot store holds, summed over the
+// logs as LastIndex is: the two are equal when the store is caught up.
+func (e *Engine) AppliedIndex() uint64 {
+	var n uint64
+	for _, p := range e.parts {
+		n += p.applied.Load()
+	}
+	return n
+}
+
+// local is the local write-ahead log, nil on cluster streams.
+func (e *Engine) local() *wal.Log { return e.metaPart().local }
 
 // LogBatches is the number of group-committed log batches (one fsync each)
 // since start.
 func (e *Engine) LogBatches() uint64 {
-	if e.local == nil {
+	if e.local() == nil {
 		return 0
 	}
-	return e.local.Batches()
+	return e.local().Batches()
 }
 
 // LogTailBytes is the log's tail segment, which the log library holds in
 // memory (wal.Log.TailBytes).
 func (e *Engine) LogTailBytes() int64 {
-	if e.local == nil {
+	if e.local() == nil {
 		return 0
 	}
-	return e.local.TailBytes()
+	return e.local().TailBytes()
 }
-
-// dropReadCache frees what the local log cached for reading back.
-func (e *Engine) dropReadCache() {
-	if e.local != nil {
-		e.local.DropReadCache()
-	}
-}
-
-// AppliedIndex is the last index the snapshot store holds.
-func (e *Engine) AppliedIndex() uint64 { return e.applied.Load() }
 
 // Directory is the key directory used by authentication.
 func (e *Engine) Directory() *Directory { return e.dir }
@@ -318,7 +330,7 @@ func (e *Engine) Close() error {
 	e.wg.Wait()
 	e.system.Shutdown()
 	e.backup.close() // a running backup reads the log and the store (backup.go)
-	errLog := e.log.Close()
+	errLog := closeParts(e.parts)
 	if e.ready.Load() {
 		// Final sync so the next start replays as little as possible.
 		if err := e.store.Sync(); err != nil && errLog == nil {

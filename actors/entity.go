@@ -55,7 +55,6 @@ type entityActor struct {
 func (a *entityActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
-		a.replies.entity = a.id
 		ctx.SetReceiveTimeout(a.e.cfg.PassivateAfter)
 	case execMsg:
 		atomic.AddInt64(&a.entry.inflight, -1)
@@ -191,7 +190,8 @@ func (e *Engine) activate(kind domain.Kind, id string, create bool) (*entry, err
 		panic("actors: fresh account id " + id + " already exists")
 	}
 	en := &entry{}
-	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone(), newID: e.idSource(id)}
+	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone(), newID: e.idSource(id),
+		replies: replyQueue{entity: id, part: e.partOf(id)}}
 	en.pid = e.system.Root.Spawn(entityProps(a))
 	return en, nil
 }
@@ -203,9 +203,9 @@ func (e *Engine) missing(kind domain.Kind) error {
 	return ErrNoEntity
 }
 
-// waitApplied waits until the snapshot store holds index.
-func (e *Engine) waitApplied(ctx context.Context, index uint64) error {
-	for e.applied.Load() < index {
+// waitApplied waits until the snapshot store holds p's index.
+func (p *part) waitApplied(ctx context.Context, index uint64) error {
+	for p.applied.Load() < index {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

@@ -28,6 +28,14 @@ type feed struct {
 	drops uint64   // batches dropped because the feed was full
 }
 
+// newFeed is a feed of size records (0: maxFeed).
+func newFeed(size int) *feed {
+	if size == 0 {
+		size = maxFeed
+	}
+	return &feed{size: size}
+}
+
 // push appends a durable batch; it runs on the log writer's goroutine and
 // never blocks on anything but the feed's own lock.
 func (f *feed) push(first uint64, payloads [][]byte) {

@@ -28,13 +28,20 @@ type logKind struct {
 	config func(t *testing.T, dir string) Config
 }
 
-// logKinds: the local write-ahead log, and a JetStream stream on an
-// embedded node (one replica: the replicated cases are jslog's; here the
-// engine on the interface is what is tested).
+// logKinds: the local write-ahead log, a JetStream stream on an embedded
+// node (one replica: the replicated cases are jslog's; here the engine on
+// the interface is what is tested), and four streams, one per part (a
+// cluster node's partition streams), so records of one test land in
+// several logs applied independently.
 func logKinds() []logKind {
 	return []logKind{
 		{"local", func(_ *testing.T, dir string) Config { return Config{DataDir: dir} }},
 		{"jetstream", jetstreamConfig},
+		{"jetstream-4-parts", func(t *testing.T, dir string) Config {
+			cfg := jetstreamConfig(t, dir)
+			cfg.Partitions = 4
+			return cfg
+		}},
 	}
 }
 
@@ -71,15 +78,20 @@ func jetstreamConfig(t *testing.T, dir string) Config {
 	return streamConfig(t, dir, "engine_"+hex.EncodeToString(sum[:8]))
 }
 
-// streamConfig opens the engine in dir on the one-replica stream named.
+// streamConfig opens the engine in dir on one-replica streams named after
+// stream: stream itself for part 0, stream_<part> for the others.
 func streamConfig(t *testing.T, dir, stream string) Config {
 	js := sharedJetStream(t)
-	return Config{DataDir: dir, OpenLog: func(opts partlog.Options) (partlog.PartitionLog, error) {
+	return Config{DataDir: dir, OpenLog: func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		l, err := jslog.Open(ctx, js, jslog.Config{Stream: stream, Replicas: 1}, opts)
+		name := stream
+		if part > 0 {
+			name = fmt.Sprintf("%s_%d", stream, part)
+		}
+		l, err := jslog.Open(ctx, js, jslog.Config{Stream: name, Replicas: 1}, opts)
 		if err != nil {
-			return nil, fmt.Errorf("engine log %s: %w", stream, err)
+			return nil, fmt.Errorf("engine log %s: %w", name, err)
 		}
 		return l, nil
 	}}

@@ -32,6 +32,7 @@ type pending struct {
 // nothing undurable is ever shown.
 type replyQueue struct {
 	entity    string
+	part      *part // the log entity's records go to
 	queue     []pending
 	lastIndex uint64 // last durable index of this entity
 }
@@ -47,7 +48,7 @@ func (q *replyQueue) write(ctx actor.Context, e *Engine, out domain.Outcome, don
 	rec := &domain.Record{Entity: q.entity, Events: out.Events}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	payload := domain.MarshalRecord(make([]byte, 0, recordCap), rec)
-	err := e.log.Enqueue(payload, func(index uint64) { root.Send(self, durableMsg{index}) })
+	err := q.part.log.Enqueue(payload, func(index uint64) { root.Send(self, durableMsg{index}) })
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func (q *replyQueue) durable(index uint64, commit func([]domain.Event)) {
 // idle reports whether the entity may passivate: nothing waits, and the
 // snapshot store holds all of its writes, so loading it again loses nothing.
 func (q *replyQueue) idle(e *Engine) bool {
-	return len(q.queue) == 0 && q.lastIndex <= e.applied.Load()
+	return len(q.queue) == 0 && q.lastIndex <= q.part.applied.Load()
 }
 
 // run is the body of every entity's command: refuse a key still in

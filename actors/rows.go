@@ -11,7 +11,7 @@ import (
 // payment links), newest first, once the store holds every write
 // acknowledged so far (read-your-writes for lists).
 func (e *Engine) AccountRows(ctx context.Context, acct string, k domain.Kind, startingAfter string, limit int) ([]domain.Row, error) {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+	if err := e.waitAcknowledged(ctx, acct); err != nil {
 		return nil, err
 	}
 	return e.store.AccountRows(acct, k, startingAfter, limit)
@@ -27,7 +27,7 @@ func (e *Engine) LiveRows(k domain.Kind, max int, fn func(domain.Row) error) err
 // first, below startingAfter, until fn returns false, once the store holds
 // every write acknowledged so far.
 func (e *Engine) Ledger(ctx context.Context, acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerEntry) bool) error {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+	if err := e.waitAcknowledged(ctx, acct); err != nil {
 		return err
 	}
 	return e.store.Ledger(acct, startingAfter, f, fn)
@@ -39,12 +39,28 @@ func (e *Engine) Ledger(ctx context.Context, acct, startingAfter string, f domai
 func (e *Engine) RowByKey(key string) (domain.Row, error) { return e.store.RowByKey(key) }
 
 // CatchUp waits until the store holds every write acknowledged so far.
-func (e *Engine) CatchUp(ctx context.Context) error { return e.waitApplied(ctx, e.log.LastIndex()) }
+func (e *Engine) CatchUp(ctx context.Context) error { return e.waitAcknowledged(ctx, "") }
+
+// waitAcknowledged waits until the store holds every record acknowledged
+// so far in the log of owner's records (owner: an account or any id of its
+// records), or in every log when owner is "".
+func (e *Engine) waitAcknowledged(ctx context.Context, owner string) error {
+	if owner != "" {
+		p := e.partOf(owner)
+		return p.waitApplied(ctx, p.log.LastIndex())
+	}
+	for _, p := range e.parts {
+		if err := p.waitApplied(ctx, p.log.LastIndex()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // LedgerRows is Ledger reading each entry in place (see
 // snapshot.Store.LedgerRows): the export's path.
 func (e *Engine) LedgerRows(ctx context.Context, acct, startingAfter string, f domain.LedgerFilter, fn func(*domain.LedgerRow) bool) error {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+	if err := e.waitAcknowledged(ctx, acct); err != nil {
 		return err
 	}
 	return e.store.LedgerRows(acct, startingAfter, f, fn)
@@ -54,7 +70,7 @@ func (e *Engine) LedgerRows(ctx context.Context, acct, startingAfter string, f d
 // first, older than before, at most max, once the store holds every
 // write acknowledged so far.
 func (e *Engine) Deliveries(ctx context.Context, ep, before string, max int, fn func(snapshot.DeliveryRef) error) error {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+	if err := e.waitAcknowledged(ctx, ep); err != nil {
 		return err
 	}
 	return e.store.Deliveries(ep, before, max, fn)
@@ -64,7 +80,7 @@ func (e *Engine) Deliveries(ctx context.Context, ep, before string, max int, fn 
 // endpoint ep ("": every endpoint), oldest first, after the delivery id
 // after, at most max, once the store holds every acknowledged write.
 func (e *Engine) PendingDeliveries(ctx context.Context, ep, after string, max int, fn func(snapshot.DeliveryRef) error) error {
-	if err := e.waitApplied(ctx, e.log.LastIndex()); err != nil {
+	if err := e.waitAcknowledged(ctx, ep); err != nil {
 		return err
 	}
 	return e.store.PendingDeliveries(ep, after, max, fn)

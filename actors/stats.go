@@ -12,18 +12,18 @@ import (
 // LogFsyncDurations is the log's fsync-duration histogram since Open.
 // (empty on a cluster log, whose fsyncs are the NATS servers').
 func (e *Engine) LogFsyncDurations() histogram.Snapshot {
-	if e.local == nil {
+	if e.local() == nil {
 		return histogram.Snapshot{}
 	}
-	return e.local.FsyncDurations()
+	return e.local().FsyncDurations()
 }
 
 // LogBatchSizes is the log's records-per-batch histogram since Open.
 func (e *Engine) LogBatchSizes() histogram.Snapshot {
-	if e.local == nil {
+	if e.local() == nil {
 		return histogram.Snapshot{}
 	}
-	return e.local.BatchSizes()
+	return e.local().BatchSizes()
 }
 
 // ActiveByKind counts the entity actors in memory by kind (indexed by

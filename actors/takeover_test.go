@@ -24,7 +24,7 @@ func TestTakeoverOnJetStream(t *testing.T) {
 	cfgA := streamConfig(t, t.TempDir(), "engine_takeover")
 	cfgA.WAL.OnFatal = func(err error) { mu.Lock(); fatals = append(fatals, err); mu.Unlock() }
 	a := openEngineWith(t, cfgA)
-	require.Nil(t, a.local, "the engine runs on the stream, not a local log")
+	require.Nil(t, a.local(), "the engine runs on the stream, not a local log")
 	acct := createAccount(t, a)
 	for i := range 20 {
 		out, err := a.Exec(ctx, acct, domain.Request{Cmd: contactCmd(i)})

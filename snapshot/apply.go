@@ -15,10 +15,16 @@ type Applied struct {
 	Record *domain.Record
 }
 
-// Apply writes the rows of consecutive committed records and the new applied
-// index in one Pebble batch. Records must follow the applied index without
-// a gap; anything else is a broken invariant.
-func (s *Store) Apply(prev uint64, recs []Applied) error {
+// Apply is ApplyPart of the first (a single node's only) log.
+func (s *Store) Apply(prev uint64, recs []Applied) error { return s.ApplyPart(0, prev, recs) }
+
+// ApplyPart writes the rows of consecutive committed records of log part
+// and that log's new applied index in one Pebble batch. Records must
+// follow the log's applied index without a gap; anything else is a broken
+// invariant. Parts are independent logs (a cluster node's partition
+// streams) whose records touch disjoint rows, so their batches may commit
+// concurrently.
+func (s *Store) ApplyPart(part int, prev uint64, recs []Applied) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -38,7 +44,7 @@ func (s *Store) Apply(prev uint64, recs []Applied) error {
 	}
 	var idx [8]byte
 	binary.LittleEndian.PutUint64(idx[:], recs[len(recs)-1].Index)
-	if err := b.Set(keyApplied, idx[:], nil); err != nil {
+	if err := b.Set(appliedKey(part), idx[:], nil); err != nil {
 		return err
 	}
 	if err := b.Commit(pebble.NoSync); err != nil {

@@ -2,10 +2,21 @@ package snapshot
 
 import (
 	"encoding/binary"
+	"fmt"
 	"time"
 )
 
 var keyApplied = []byte("m/applied")
+
+// appliedKey is the key of log part's applied index. Part 0, a single
+// node's one log, keeps the original key, so stores written before parts
+// existed read the same.
+func appliedKey(part int) []byte {
+	if part == 0 {
+		return keyApplied
+	}
+	return fmt.Appendf([]byte("m/applied/"), "%02d", part)
+}
 
 func metaKey(k string) []byte { return []byte("m/meta/" + k) }
 

@@ -49,9 +49,13 @@ func OpenFatal(dir string, fatal func(error), log *slog.Logger) (*Store, error) 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// AppliedIndex is the last log index whose rows the store holds.
-func (s *Store) AppliedIndex() (uint64, error) {
-	v, err := s.get(keyApplied)
+// AppliedIndex is the last index of the first (a single node's only) log
+// whose rows the store holds.
+func (s *Store) AppliedIndex() (uint64, error) { return s.PartAppliedIndex(0) }
+
+// PartAppliedIndex is the last index of log part whose rows the store holds.
+func (s *Store) PartAppliedIndex(part int) (uint64, error) {
+	v, err := s.get(appliedKey(part))
 	if err != nil || v == nil {
 		return 0, err
 	}

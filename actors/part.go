@@ -1,0 +1,90 @@
+package actors
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/partlog"
+	"github.com/fxd-labs/fxd/wal"
+)
+
+// part is one log and the applier's progress through it. A single node has
+// one part, the local write-ahead log, holding the records of every
+// partition; an engine on a cluster's streams has one part per stream
+// (Config.Partitions), and an entity's records go to the part of its id's
+// partition (ids carry it), so parts touch disjoint rows and are applied
+// independently, each by its own goroutine. Service facts (PutMeta) and
+// backups use part 0.
+type part struct {
+	e   *Engine
+	n   int // index in Engine.parts
+	log partlog.PartitionLog
+	// local is log when it is the local write-ahead log, else nil: its
+	// read cache, statistics and the backup's copy exist only there.
+	local   *wal.Log
+	applied atomic.Uint64 // last log index whose rows are in the store
+	// feed hands durable records to the applier; fedScratch is the
+	// applier's reusable view of them (applier goroutine only).
+	feed       *feed
+	fedScratch [][]byte
+	readBack   bool // the applier read the log back since it last caught up (applier goroutine only)
+}
+
+// partOf is the part that holds entity id's records.
+func (e *Engine) partOf(id string) *part {
+	if len(e.parts) == 1 {
+		return e.parts[0]
+	}
+	return e.parts[ids.PartitionOf(id)%len(e.parts)]
+}
+
+// metaPart holds the records of no entity: service facts, backups.
+func (e *Engine) metaPart() *part { return e.parts[0] }
+
+// openParts opens the engine's logs: cfg.OpenLog's, one per part, or the
+// one local log (repairing a torn tail). On an error it closes what it
+// opened.
+func openParts(e *Engine, cfg Config, fx *fatalExit) error {
+	n := max(cfg.Partitions, 1)
+	if n > ids.Partitions || n > 1 && cfg.OpenLog == nil {
+		return fmt.Errorf("actors: %d partition logs: want 1 (the local log) or up to %d streams", n, ids.Partitions)
+	}
+	for i := range n {
+		p := &part{e: e, n: i, feed: newFeed(cfg.feedSize)}
+		// The engine's applier is the log's one tailing reader; a failed
+		// log ends the process with the one line, then exit 3 (fatal.go).
+		opts := partlog.Options{OnDurable: p.feed.push, OnFatal: cfg.WAL.OnFatal, Logf: cfg.WAL.Logf}
+		if opts.OnFatal == nil {
+			opts.OnFatal = fx.fail
+		}
+		if opts.Logf == nil {
+			opts.Logf = walLogf(cfg.Logger)
+		}
+		var err error
+		if p.log, p.local, err = openLog(cfg, i, opts); err != nil {
+			closeParts(e.parts)
+			return err
+		}
+		e.parts = append(e.parts, p)
+	}
+	return nil
+}
+
+// closeParts closes the logs of parts, returning the first error.
+func closeParts(parts []*part) error {
+	var first error
+	for _, p := range parts {
+		if err := p.log.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// dropReadCache frees what the local log cached for reading back.
+func (p *part) dropReadCache() {
+	if p.local != nil {
+		p.local.DropReadCache()
+	}
+}
