@@ -41,7 +41,7 @@ func (p *part) catchUp() (int, error) {
 // log (recovery, or after the feed overflowed).
 func (p *part) applyOnce() (int, error) {
 	from := p.applied.Load()
-	last := p.log.LastIndex()
+	last := p.log().LastIndex()
 	if last <= from {
 		return 0, nil
 	}
@@ -64,7 +64,7 @@ func (p *part) applyOnce() (int, error) {
 		}
 	} else {
 		p.readBack = true
-		err = p.log.Scan(from+1, func(index uint64, payload []byte) error {
+		err = p.log().Scan(from+1, func(index uint64, payload []byte) error {
 			if len(recs) == applyBatch {
 				return errBatchFull
 			}
@@ -95,24 +95,49 @@ func appendDecoded(recs []snapshot.Applied, index uint64, payload []byte) ([]sna
 	return append(recs, snapshot.Applied{Index: index, Record: &r}), nil
 }
 
-// runApplier tails p's log into the store. Every SyncEvery it syncs the
-// store and truncates the log in front of what the store now holds
-// durably; part 0 also sweeps expired idempotency rows. Any storage error
-// ends the process.
-func (p *part) runApplier() {
+// applierRun is a part's applier goroutine: closing stop ends it (after a
+// last catch-up), and done is closed once it has.
+type applierRun struct {
+	stop, done chan struct{}
+}
+
+// startApplier starts p's applier goroutine.
+func (p *part) startApplier() {
+	p.applier = applierRun{stop: make(chan struct{}), done: make(chan struct{})}
+	p.e.wg.Add(1)
+	go p.runApplier(p.applier)
+}
+
+// stopApplier ends p's applier goroutine, if one runs, and waits for it.
+func (p *part) stopApplier() {
+	if p.applier.stop == nil {
+		return
+	}
+	close(p.applier.stop)
+	<-p.applier.done
+	p.applier = applierRun{}
+}
+
+// runApplier tails p's log into the store until the engine closes or run
+// is stopped. Every SyncEvery it syncs the store and truncates the log in
+// front of what the store now holds durably; part 0 also sweeps expired
+// idempotency rows. Any storage error ends the process.
+func (p *part) runApplier(run applierRun) {
 	e := p.e
 	defer e.wg.Done()
+	defer close(run.done)
 	tick := time.NewTicker(e.cfg.SyncEvery)
 	defer tick.Stop()
 	var last time.Time
 	for {
 		select {
 		case <-e.stop:
-			if _, err := p.catchUp(); err != nil {
-				e.fatal(err)
-			}
+			p.lastCatchUp()
 			return
-		case <-p.log.Committed():
+		case <-run.stop:
+			p.lastCatchUp()
+			return
+		case <-p.log().Committed():
 			// Coalesce: one Pebble batch per applyEvery at most, not one
 			// per group commit; under load that is a few large batches
 			// instead of many small ones.
@@ -131,6 +156,13 @@ func (p *part) runApplier() {
 	}
 }
 
+// lastCatchUp applies what p's log holds before its applier ends.
+func (p *part) lastCatchUp() {
+	if _, err := p.catchUp(); err != nil {
+		p.e.fatal(err)
+	}
+}
+
 // compact makes the store durable up to p's applied index and drops log
 // segments wholly in front of it.
 func (p *part) compact() error {
@@ -145,7 +177,7 @@ func (p *part) compact() error {
 	if p.local != nil {
 		// A running backup may still need records after its checkpoint (backup.go).
 		before := e.backup.truncateBefore(applied)
-		if err := p.log.TruncateFront(before); err != nil {
+		if err := p.log().TruncateFront(before); err != nil {
 			return fmt.Errorf("actors: truncate log before %d: %w", before, err)
 		}
 	}

@@ -104,10 +104,10 @@ func (e *Engine) BackupState(stateDir, walDir string, now time.Time) (StateBacku
 		return StateBackup{}, err
 	}
 	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: MetaLastBackup, Value: now.UTC().Format(time.RFC3339)}}}
-	if _, err := p.log.Append(domain.MarshalRecord(nil, &rec)); err != nil {
+	if _, err := p.log().Append(domain.MarshalRecord(nil, &rec)); err != nil {
 		return StateBackup{}, fmt.Errorf("actors: backup: record %s: %w", MetaLastBackup, err)
 	}
-	last := p.log.LastIndex()
+	last := p.log().LastIndex()
 	rep, err := p.local.CopyRange(walDir, applied+1, last)
 	if err != nil {
 		return StateBackup{}, fmt.Errorf("actors: backup: %w", err)

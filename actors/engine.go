@@ -49,6 +49,11 @@ type Config struct {
 	// Partitions. Zero or 1: one log for everything (the local log needs
 	// that).
 	Partitions int
+	// Handover: the engine owns no part until Own (a cluster node owns the
+	// partitions it leads); a part whose log is fenced is given up
+	// (Disown) instead of ending the process. Otherwise every part is
+	// owned from the start. Needs OpenLog.
+	Handover bool
 	// feedSize overrides maxFeed (tests).
 	feedSize int
 }
@@ -177,8 +182,7 @@ func (e *Engine) Recover() error {
 	e.cfg.Logger.Info("recovered", "from_index", from, "replayed", replayed, "last_index", e.LastIndex(),
 		"logs", len(e.parts), "keys", e.dir.Len(), "took_ms", time.Since(start).Milliseconds())
 	for _, p := range e.parts {
-		e.wg.Add(1)
-		go p.runApplier()
+		p.startApplier()
 	}
 	e.ready.Store(true)
 	return nil
@@ -191,7 +195,7 @@ func (p *part) recover() (uint64, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	if first := p.log.FirstIndex(); applied+1 < first {
+	if first := p.log().FirstIndex(); applied+1 < first {
 		return 0, 0, fmt.Errorf("actors: snapshot store is at index %d of log %d but the log starts at %d: records %d..%d are lost",
 			applied, p.n, first, applied+1, first-1)
 	}
@@ -232,7 +236,7 @@ func (e *Engine) Meta(key string) (string, error) { return e.store.Meta(key) }
 func (e *Engine) PutMeta(key, value string) error {
 	rec := domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: key, Value: value}}}
 	p := e.metaPart()
-	idx, err := p.log.Append(domain.MarshalRecord(nil, &rec))
+	idx, err := p.log().Append(domain.MarshalRecord(nil, &rec))
 	if err != nil {
 		return fmt.Errorf("actors: record %s: %w", key, err)
 	}
@@ -257,7 +261,7 @@ func (e *Engine) Ready() bool { return e.ready.Load() }
 func (e *Engine) LastIndex() uint64 {
 	var n uint64
 	for _, p := range e.parts {
-		n += p.log.LastIndex()
+		n += p.log().LastIndex()
 	}
 	return n
 }
@@ -363,8 +367,13 @@ func (e *Engine) sendTo(id string, msg any, activate func() (*entry, error)) err
 	if !e.ready.Load() {
 		return ErrNotReady
 	}
+	p := e.partOf(id)
 	sh := e.reg.shard(id)
 	sh.mu.Lock()
+	if !p.owned.Load() { // under the lock: see stopPart
+		sh.mu.Unlock()
+		return ErrNotOwner
+	}
 	en := sh.m[id]
 	if en == nil {
 		if e.reg.active() >= MaxActiveAccounts {

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fxd-labs/fxd/ids"
@@ -17,19 +18,30 @@ import (
 // independently, each by its own goroutine. Service facts (PutMeta) and
 // backups use part 0.
 type part struct {
-	e   *Engine
-	n   int // index in Engine.parts
-	log partlog.PartitionLog
-	// local is log when it is the local write-ahead log, else nil: its
+	e  *Engine
+	n  int                    // index in Engine.parts
+	lg atomic.Pointer[logBox] // the open log: replaced only by Own (handover.go)
+	// local is the log when it is the local write-ahead log, else nil: its
 	// read cache, statistics and the backup's copy exist only there.
-	local   *wal.Log
-	applied atomic.Uint64 // last log index whose rows are in the store
+	local    *wal.Log
+	opts     partlog.Options // what the log was opened with, to open it again
+	owned    atomic.Bool     // entities of this part may run here (handover.go)
+	opened   atomic.Uint64   // how many times the log was opened: which log a failure is of
+	handover sync.Mutex      // one Own or Disown at a time
+	applier  applierRun      // the running applier goroutine, if any
+	applied  atomic.Uint64   // last log index whose rows are in the store
 	// feed hands durable records to the applier; fedScratch is the
 	// applier's reusable view of them (applier goroutine only).
 	feed       *feed
 	fedScratch [][]byte
 	readBack   bool // the applier read the log back since it last caught up (applier goroutine only)
 }
+
+// logBox holds a part's log behind an atomic pointer.
+type logBox struct{ partlog.PartitionLog }
+
+// log is the part's open log.
+func (p *part) log() partlog.PartitionLog { return p.lg.Load().PartitionLog }
 
 // partOf is the part that holds entity id's records.
 func (e *Engine) partOf(id string) *part {
@@ -50,8 +62,12 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 	if n > ids.Partitions || n > 1 && cfg.OpenLog == nil {
 		return fmt.Errorf("actors: %d partition logs: want 1 (the local log) or up to %d streams", n, ids.Partitions)
 	}
+	if cfg.Handover && cfg.OpenLog == nil {
+		return fmt.Errorf("actors: handing partitions over needs their streams (Config.OpenLog)")
+	}
 	for i := range n {
 		p := &part{e: e, n: i, feed: newFeed(cfg.feedSize)}
+		p.owned.Store(!cfg.Handover)
 		// The engine's applier is the log's one tailing reader; a failed
 		// log ends the process with the one line, then exit 3 (fatal.go).
 		opts := partlog.Options{OnDurable: p.feed.push, OnFatal: cfg.WAL.OnFatal, Logf: cfg.WAL.Logf}
@@ -61,11 +77,14 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 		if opts.Logf == nil {
 			opts.Logf = walLogf(cfg.Logger)
 		}
-		var err error
-		if p.log, p.local, err = openLog(cfg, i, opts); err != nil {
-			closeParts(e.parts)
+		p.opts = opts
+		log, local, err := openLog(cfg, i, p.openOptions())
+		if err != nil {
+			_ = closeParts(e.parts)
 			return err
 		}
+		p.lg.Store(&logBox{log})
+		p.local = local
 		e.parts = append(e.parts, p)
 	}
 	return nil
@@ -75,7 +94,7 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 func closeParts(parts []*part) error {
 	var first error
 	for _, p := range parts {
-		if err := p.log.Close(); err != nil && first == nil {
+		if err := p.log().Close(); err != nil && first == nil {
 			first = err
 		}
 	}

@@ -28,11 +28,11 @@ func TestPartsApplyIndependently(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 201, out.Reply.Status)
 		p := e.partOf(acct)
-		require.GreaterOrEqual(t, p.log.LastIndex(), uint64(2), "the account's records are in its part's log")
+		require.GreaterOrEqual(t, p.log().LastIndex(), uint64(2), "the account's records are in its part's log")
 	}
 	used := 0
 	for _, p := range e.parts {
-		if p.log.LastIndex() > 0 {
+		if p.log().LastIndex() > 0 {
 			used++
 		}
 	}
@@ -41,7 +41,7 @@ func TestPartsApplyIndependently(t *testing.T) {
 	for _, p := range e.parts {
 		idx, err := e.store.PartAppliedIndex(p.n)
 		require.NoError(t, err)
-		require.Equal(t, p.log.LastIndex(), idx, "part %d's records are in the store under its own index", p.n)
+		require.Equal(t, p.log().LastIndex(), idx, "part %d's records are in the store under its own index", p.n)
 	}
 	for _, acct := range accts {
 		st, ok, err := e.store.LoadAccount(acct, time.Now())

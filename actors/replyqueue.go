@@ -48,7 +48,7 @@ func (q *replyQueue) write(ctx actor.Context, e *Engine, out domain.Outcome, don
 	rec := &domain.Record{Entity: q.entity, Events: out.Events}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	payload := domain.MarshalRecord(make([]byte, 0, recordCap), rec)
-	err := q.part.log.Enqueue(payload, func(index uint64) { root.Send(self, durableMsg{index}) })
+	err := q.part.log().Enqueue(payload, func(index uint64) { root.Send(self, durableMsg{index}) })
 	if err != nil {
 		return err
 	}

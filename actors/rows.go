@@ -47,10 +47,10 @@ func (e *Engine) CatchUp(ctx context.Context) error { return e.waitAcknowledged(
 func (e *Engine) waitAcknowledged(ctx context.Context, owner string) error {
 	if owner != "" {
 		p := e.partOf(owner)
-		return p.waitApplied(ctx, p.log.LastIndex())
+		return p.waitApplied(ctx, p.log().LastIndex())
 	}
 	for _, p := range e.parts {
-		if err := p.waitApplied(ctx, p.log.LastIndex()); err != nil {
+		if err := p.waitApplied(ctx, p.log().LastIndex()); err != nil {
 			return err
 		}
 	}

@@ -28,6 +28,7 @@ var (
 	errRecovering = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the service is recovering; retry shortly", RetryAfter: 1}
 	errBusy       = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the service is at capacity; retry shortly", RetryAfter: 1}
 	errTimeout    = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the request did not complete in time; retry with the same Idempotency-Key", RetryAfter: 1}
+	errNotOwner   = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the account's partition is moving to another node; retry shortly", RetryAfter: 1}
 	errNoChain    = &domain.Error{Status: 503, Code: domain.CodeUnavailable, Message: "the chain is unreachable; retry shortly", RetryAfter: 1}
 	errNoSuchAcct = &domain.Error{Status: 401, Code: domain.CodeAuthFailed, Message: "authentication failed"}
 )

@@ -85,6 +85,8 @@ func (rc *reqCtx) engineError(err error) {
 		writeError(rc.ctx, errRecovering)
 	case errors.Is(err, actors.ErrBusy):
 		writeError(rc.ctx, errBusy)
+	case errors.Is(err, actors.ErrNotOwner):
+		writeError(rc.ctx, errNotOwner)
 	default:
 		writeError(rc.ctx, errTimeout)
 	}

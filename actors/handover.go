@@ -1,0 +1,128 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// ErrNotOwner is returned for an entity of a part this engine does not own
+// (Config.Handover: a cluster node that does not lead the partition). The
+// caller answers 503 unavailable; routing sends requests to the owner.
+var ErrNotOwner = errors.New("actors: partition not owned by this node")
+
+// Own makes this engine the writer of part n (a cluster node became the
+// leader of its stream): it opens the log again, so the fence starts from
+// the stream's true last message rather than from what this engine last
+// wrote, catches the store up with every record other owners wrote since,
+// loads the part's keys, and only then lets the part's entities run.
+// Owning an owned part does nothing. On an error the part stays unowned
+// and Own may be called again.
+func (e *Engine) Own(n int) error {
+	if !e.ready.Load() {
+		return ErrNotReady
+	}
+	p := e.parts[n]
+	p.handover.Lock()
+	defer p.handover.Unlock()
+	if p.owned.Load() {
+		return nil
+	}
+	p.stopApplier()
+	if err := p.log().Close(); err != nil {
+		e.cfg.Logger.Info("partition log closed with an error before reopening", "part", n, "err", err)
+	}
+	log, _, err := openLog(e.cfg, n, p.openOptions())
+	if err != nil {
+		p.startApplier() // on the closed log: it applies nothing until Own succeeds
+		return err
+	}
+	p.lg.Store(&logBox{log})
+	from, replayed, err := p.recover()
+	if err != nil {
+		return fmt.Errorf("actors: own part %d: %w", n, err)
+	}
+	p.startApplier()
+	err = e.store.Keys(func(k *domain.APIKey) error {
+		if e.partOf(k.Account) == p {
+			e.dir.put(k)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("actors: own part %d: %w", n, err)
+	}
+	p.owned.Store(true)
+	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", log.LastIndex())
+	return nil
+}
+
+// Disown stops part n's entities here (another node leads its stream):
+// their actors stop, what waits on them gets its deadline (a write whose
+// append was under way may still be durable; the client's retry with its
+// Idempotency-Key finds it at the new owner), and new commands get
+// ErrNotOwner. The log stays open for the applier until Own opens it again.
+func (e *Engine) Disown(n int) { e.disown(n, 0) }
+
+// disown is Disown; with gen set, only while the part's log is still the
+// one opened gen-th (a failure of an older log changes nothing).
+func (e *Engine) disown(n int, gen uint64) {
+	p := e.parts[n]
+	p.handover.Lock()
+	defer p.handover.Unlock()
+	if gen != 0 && p.opened.Load() != gen || !p.owned.Swap(false) {
+		return
+	}
+	stopped := e.stopPart(p)
+	e.cfg.Logger.Info("partition given up", "part", n, "stopped_actors", stopped)
+}
+
+// openOptions are the options of the part's next log: under
+// Config.Handover its failure is lost, for this log only.
+func (p *part) openOptions() partlog.Options {
+	opts := p.opts
+	if p.e.cfg.Handover {
+		gen := p.opened.Add(1)
+		opts.OnFatal = func(err error) { p.lost(gen, err) }
+	}
+	return opts
+}
+
+// lost is the OnFatal of a part's log under Config.Handover: its append
+// was fenced (a new owner wrote) or its outcome is unknown. Being fenced
+// is no disk failure: the part is given up, not the process. A failure of
+// a log Own has since replaced changes nothing. It runs on the log's
+// writer goroutine, which must not wait on the actors it stops.
+func (p *part) lost(gen uint64, err error) {
+	p.e.cfg.Logger.Warn("partition log failed; giving the partition up", "part", p.n, "err", err)
+	go p.e.disown(p.n, gen)
+}
+
+// Owns reports whether this engine runs part n's entities.
+func (e *Engine) Owns(n int) bool { return e.parts[n].owned.Load() }
+
+// stopPart removes every active entity of p from the registry and stops
+// its actor; it returns how many. sendTo reads the owned flag under the
+// same shard lock, so no entity of p is activated after its shard is swept.
+func (e *Engine) stopPart(p *part) int {
+	stopped := 0
+	for i := range e.reg.shards {
+		sh := &e.reg.shards[i]
+		sh.mu.Lock()
+		for id, en := range sh.m {
+			if e.partOf(id) != p {
+				continue
+			}
+			delete(sh.m, id)
+			e.reg.add(-1)
+			atomic.StoreInt64(&en.inflight, 0)
+			e.system.Root.Stop(en.pid)
+			stopped++
+		}
+		sh.mu.Unlock()
+	}
+	return stopped
+}

@@ -1,0 +1,79 @@
+package actors
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// handoverConfig opens an engine in its own dir on the two streams named
+// after stream, owning nothing until Own.
+func handoverConfig(t *testing.T, stream string) Config {
+	cfg := streamConfig(t, t.TempDir(), stream)
+	cfg.Partitions, cfg.Handover = 2, true
+	return cfg
+}
+
+// TestHandoverBetweenEngines moves a partition between two engines on the
+// same streams, as leadership moves between cluster nodes: the new owner
+// catches up from the stream and writes; the old one is fenced, gives the
+// part up (not the process) and refuses; taking the part back catches up
+// with what the other wrote. Every acknowledged write is in the end state.
+func TestHandoverBetweenEngines(t *testing.T) {
+	ctx := context.Background()
+	a := openEngineWith(t, handoverConfig(t, "engine_handover"))
+	defer a.Close()
+	_, err := a.CreateAccount(ctx, domain.CreateAccount{Name: "Ada"})
+	require.ErrorIs(t, err, ErrNotOwner, "nothing is owned before Own")
+	require.NoError(t, a.Own(0))
+	require.NoError(t, a.Own(1))
+	require.NoError(t, a.Own(1), "owning an owned part does nothing")
+	acct := createAccount(t, a)
+	n := a.partOf(acct).n
+	other := 1 - n
+	write := func(e *Engine, i int) {
+		t.Helper()
+		out, err := e.Exec(ctx, acct, domain.Request{Cmd: contactCmd(i)})
+		require.NoError(t, err)
+		require.Equal(t, 201, out.Reply.Status)
+	}
+	for i := range 10 {
+		write(a, i)
+	}
+
+	b := openEngineWith(t, handoverConfig(t, "engine_handover"))
+	defer b.Close()
+	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(99)})
+	require.ErrorIs(t, err, ErrNotOwner)
+	require.NoError(t, b.Own(n))
+	write(b, 10)
+
+	// A's next append is fenced: it gives the part up, and only that part.
+	wctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	_, err = a.Exec(wctx, acct, domain.Request{Cmd: contactCmd(11)})
+	cancel()
+	require.Error(t, err, "a deposed owner never appends")
+	require.Eventually(t, func() bool { return !a.Owns(n) }, 5*time.Second, 10*time.Millisecond)
+	require.True(t, a.Owns(other))
+	_, err = a.Exec(ctx, acct, domain.Request{Cmd: contactCmd(12)})
+	require.ErrorIs(t, err, ErrNotOwner)
+
+	// Leadership comes back to A: B lets go, A catches up with B's write.
+	b.Disown(n)
+	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(98)})
+	require.ErrorIs(t, err, ErrNotOwner)
+	require.NoError(t, a.Own(n))
+	write(a, 13)
+	st := liveState(t, a, acct)
+	require.Len(t, st.Contacts, 12, "ten from A, one from B, one from A again; the fenced write is not there")
+	names := map[string]bool{}
+	for _, c := range st.Contacts {
+		names[c.Name] = true
+	}
+	require.True(t, names["c10"], "B's write")
+	require.False(t, names["c11"], "the fenced write")
+}
