@@ -31,21 +31,10 @@ func (e *Engine) Own(n int) error {
 	if p.owned.Load() {
 		return nil
 	}
-	p.stopApplier()
-	if err := p.log().Close(); err != nil {
-		e.cfg.Logger.Info("partition log closed with an error before reopening", "part", n, "err", err)
-	}
-	log, _, err := openLog(e.cfg, n, p.openOptions())
-	if err != nil {
-		p.startApplier() // on the closed log: it applies nothing until Own succeeds
-		return err
-	}
-	p.lg.Store(&logBox{log})
-	from, replayed, err := p.recover()
+	from, replayed, err := p.reopen(true)
 	if err != nil {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
 	}
-	p.startApplier()
 	err = e.store.Keys(func(k *domain.APIKey) error {
 		if e.partOf(k.Account) == p {
 			e.dir.put(k)
@@ -56,7 +45,7 @@ func (e *Engine) Own(n int) error {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
 	}
 	p.owned.Store(true)
-	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", log.LastIndex())
+	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", p.log().LastIndex())
 	return nil
 }
 
@@ -64,7 +53,8 @@ func (e *Engine) Own(n int) error {
 // their actors stop, what waits on them gets its deadline (a write whose
 // append was under way may still be durable; the client's retry with its
 // Idempotency-Key finds it at the new owner), and new commands get
-// ErrNotOwner. The log stays open for the applier until Own opens it again.
+// ErrNotOwner. The log is opened again to follow the new owner's appends,
+// so the store stays warm for the next Own.
 func (e *Engine) Disown(n int) { e.disown(n, 0) }
 
 // disown is Disown; with gen set, only while the part's log is still the
@@ -78,15 +68,40 @@ func (e *Engine) disown(n int, gen uint64) {
 	}
 	stopped := e.stopPart(p)
 	e.cfg.Logger.Info("partition given up", "part", n, "stopped_actors", stopped)
+	if _, _, err := p.reopen(false); err != nil {
+		// The store stays where it is until Own catches it up.
+		e.cfg.Logger.Warn("partition log: cannot follow", "part", n, "err", err)
+	}
 }
 
-// openOptions are the options of the part's next log: under
-// Config.Handover its failure is lost, for this log only.
-func (p *part) openOptions() partlog.Options {
+// reopen replaces p's log with a new one, as its writer (owner) or
+// following the writer (Options.Follow), and catches the store up with it.
+// It returns where the store was and how many records it applied. The
+// applier is stopped meanwhile; on an error it runs on what p has (a
+// closed log applies nothing), until the next reopen.
+func (p *part) reopen(owner bool) (uint64, int, error) {
+	p.stopApplier()
+	defer p.startApplier()
+	if err := p.log().Close(); err != nil {
+		p.e.cfg.Logger.Info("partition log closed with an error", "part", p.n, "err", err)
+	}
+	log, _, err := openLog(p.e.cfg, p.n, p.openOptions(owner))
+	if err != nil {
+		return 0, 0, err
+	}
+	p.lg.Store(&logBox{log})
+	return p.recover()
+}
+
+// openOptions are the options of the part's next log. Under
+// Config.Handover an owner's log failing gives the part up (lost), for
+// that log only, and a part not owned follows its stream.
+func (p *part) openOptions(owner bool) partlog.Options {
 	opts := p.opts
 	if p.e.cfg.Handover {
 		gen := p.opened.Add(1)
 		opts.OnFatal = func(err error) { p.lost(gen, err) }
+		opts.Follow = !owner
 	}
 	return opts
 }
@@ -97,7 +112,7 @@ func (p *part) openOptions() partlog.Options {
 // a log Own has since replaced changes nothing. It runs on the log's
 // writer goroutine, which must not wait on the actors it stops.
 func (p *part) lost(gen uint64, err error) {
-	p.e.cfg.Logger.Warn("partition log failed; giving the partition up", "part", p.n, "err", err)
+	p.e.cfg.Logger.Warn("partition log failed; an owned partition is given up", "part", p.n, "err", err)
 	go p.e.disown(p.n, gen)
 }
 

@@ -47,6 +47,17 @@ func TestHandoverBetweenEngines(t *testing.T) {
 
 	b := openEngineWith(t, handoverConfig(t, "engine_handover"))
 	defer b.Close()
+	// B follows what A writes, so its store is warm before it owns.
+	write(a, 20)
+	storedContacts := func(e *Engine) int {
+		st, ok, err := e.store.LoadAccount(acct, time.Now())
+		require.NoError(t, err)
+		if !ok {
+			return 0
+		}
+		return len(st.Contacts)
+	}
+	require.Eventually(t, func() bool { return storedContacts(b) == 11 }, 10*time.Second, 10*time.Millisecond)
 	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(99)})
 	require.ErrorIs(t, err, ErrNotOwner)
 	require.NoError(t, b.Own(n))
@@ -62,6 +73,9 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	_, err = a.Exec(ctx, acct, domain.Request{Cmd: contactCmd(12)})
 	require.ErrorIs(t, err, ErrNotOwner)
 
+	// A follows B now.
+	require.Eventually(t, func() bool { return storedContacts(a) == 12 }, 10*time.Second, 10*time.Millisecond)
+
 	// Leadership comes back to A: B lets go, A catches up with B's write.
 	b.Disown(n)
 	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(98)})
@@ -69,7 +83,7 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	require.NoError(t, a.Own(n))
 	write(a, 13)
 	st := liveState(t, a, acct)
-	require.Len(t, st.Contacts, 12, "ten from A, one from B, one from A again; the fenced write is not there")
+	require.Len(t, st.Contacts, 13, "eleven from A, one from B, one from A again; the fenced write is not there")
 	names := map[string]bool{}
 	for _, c := range st.Contacts {
 		names[c.Name] = true

@@ -78,7 +78,7 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 			opts.Logf = walLogf(cfg.Logger)
 		}
 		p.opts = opts
-		log, local, err := openLog(cfg, i, p.openOptions())
+		log, local, err := openLog(cfg, i, p.openOptions(!cfg.Handover))
 		if err != nil {
 			_ = closeParts(e.parts)
 			return err

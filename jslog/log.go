@@ -122,6 +122,10 @@ func open(ctx context.Context, js jetstream.JetStream, cfg Config, opts partlog.
 	l.q.Init(last.index+1, groupcommit.Limits{MaxQueue: cfg.MaxQueue, MaxQueueBytes: cfg.MaxQueueBytes,
 		MaxBatch: cfg.MaxBatch, MaxBatchCost: int64(l.maxBatchBytes), Cost: frameCost})
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	if opts.Follow {
+		go l.follow(last.seq)
+		return l, nil
+	}
 	go l.run()
 	return l, nil
 }
@@ -202,6 +206,9 @@ func (l *Log) Committed() <-chan struct{} { return l.committed }
 // most one PublishTimeout beyond the publishing of what is queued: after
 // a failure nothing more is published.
 func (l *Log) Close() error {
+	if l.opts.Follow {
+		return l.closeFollower()
+	}
 	if !l.q.Close() {
 		return ErrClosed
 	}

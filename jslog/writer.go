@@ -33,6 +33,9 @@ func (l *Log) Enqueue(payload []byte, done func(index uint64)) error {
 }
 
 func (l *Log) enqueue(payload []byte, done func(uint64), wait bool) (uint64, *groupcommit.Signal, error) {
+	if l.opts.Follow {
+		return 0, nil, fmt.Errorf("jslog: append to stream %s: %w", l.cfg.Stream, ErrFollower)
+	}
 	if len(payload) > wal.MaxPayload {
 		return 0, nil, fmt.Errorf("jslog: %w: %d bytes, limit %d", ErrTooLarge, len(payload), wal.MaxPayload)
 	}

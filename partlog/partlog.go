@@ -59,6 +59,11 @@ type Options struct {
 	OnFatal func(err error)
 	// Logf receives one line per notable event.
 	Logf func(format string, args ...any)
+	// Follow opens the log to follow another writer (a cluster node that
+	// does not own the partition keeps its store warm): appends are
+	// ErrFollower, and LastIndex and Committed follow what the owner
+	// appends. Only a replicated log can (jslog).
+	Follow bool
 }
 
 // Errors every implementation returns (wrapped, with detail); match them
@@ -77,4 +82,6 @@ var (
 	ErrOutOfRange = errors.New("log: index out of range")
 	// ErrCorrupt: a stored entry failed verification.
 	ErrCorrupt = errors.New("log: corrupt")
+	// ErrFollower: the log was opened to follow (Options.Follow).
+	ErrFollower = errors.New("log: opened to follow another writer")
 )

@@ -1,0 +1,88 @@
+package jslog
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// ErrFollower is partlog's: an append to a log opened to follow.
+var ErrFollower = partlog.ErrFollower
+
+// follow is the goroutine of a log opened with Options.Follow, in place of
+// the writer: an ordered consumer delivers the headers of every message
+// after the last one Open read, and each moves LastIndex to the message's
+// last index and signals Committed. The reader then scans, and Scan reads
+// and verifies the frames from the stream's leader as for any log; the
+// headers only say how far to read. It ends when the log is closed.
+func (l *Log) follow(after uint64) {
+	defer close(l.stopped)
+	cons, err := l.stream.OrderedConsumer(l.ctx, jetstream.OrderedConsumerConfig{
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:   after + 1,
+		HeadersOnly:   true,
+	})
+	if err != nil {
+		l.followFailed(fmt.Errorf("ordered consumer: %w", err))
+		return
+	}
+	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		if err := l.followed(msg); err != nil {
+			l.opts.Logf("jslog: follow stream=%s: %s", l.cfg.Stream, err)
+		}
+	})
+	if err != nil {
+		l.followFailed(fmt.Errorf("consume: %w", err))
+		return
+	}
+	<-l.ctx.Done()
+	cc.Stop()
+}
+
+// followed moves LastIndex to the end of the message msg announces.
+func (l *Log) followed(msg jetstream.Msg) error {
+	md, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	first, err := strconv.ParseUint(msg.Headers().Get(HeaderFirstIndex), 10, 64)
+	if err != nil || first == 0 {
+		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, HeaderFirstIndex, msg.Headers().Get(HeaderFirstIndex))
+	}
+	count, err := strconv.ParseUint(msg.Headers().Get(HeaderCount), 10, 32)
+	if err != nil || count == 0 {
+		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, HeaderCount, msg.Headers().Get(HeaderCount))
+	}
+	// Only forward: a redelivery after the consumer was recreated says
+	// nothing new. A gap is Scan's to find (it verifies the chain).
+	if last := first + count - 1; last > l.LastIndex() {
+		l.durable.Store(&position{index: last, seq: md.Sequence.Stream})
+		select {
+		case l.committed <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// followFailed reports that the log stopped following: it still serves
+// reads up to where it got, and the engine opens it again to go on.
+func (l *Log) followFailed(err error) {
+	if l.ctx.Err() != nil {
+		return // closed meanwhile
+	}
+	l.fatalOnce.Do(func() { l.opts.OnFatal(fmt.Errorf("jslog: follow stream %s: %w", l.cfg.Stream, err)) })
+}
+
+// closeFollower ends the follow goroutine.
+func (l *Log) closeFollower() error {
+	if !l.closed.CompareAndSwap(false, true) {
+		return ErrClosed
+	}
+	l.cancel()
+	<-l.stopped
+	return nil
+}
