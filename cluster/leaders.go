@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -66,9 +67,11 @@ func (l *Leaders) Led() []int {
 // Run polls until ctx ends and calls apply with each poll's changes,
 // losses first. Leads turns false for a lost partition before apply and
 // true for a gained one after it: the node stops routing a partition to
-// itself before it lets go of it, and starts once it holds it. apply runs
-// on Run's goroutine; Run returns ctx's error.
-func (l *Leaders) Run(ctx context.Context, apply func([]Change)) error {
+// itself before it lets go of it, and starts once it holds it. A gain
+// apply returns as not taken (the node could not take the partition up
+// yet) stays unled, so the next poll offers it again. apply runs on Run's
+// goroutine; Run returns ctx's error.
+func (l *Leaders) Run(ctx context.Context, apply func([]Change) (notTaken []int)) error {
 	t := time.NewTicker(l.every)
 	defer t.Stop()
 	for {
@@ -82,7 +85,7 @@ func (l *Leaders) Run(ctx context.Context, apply func([]Change)) error {
 }
 
 // poll reads every partition's leadership once and applies the changes.
-func (l *Leaders) poll(apply func([]Change)) {
+func (l *Leaders) poll(apply func([]Change) []int) {
 	var lost, gained []Change
 	for p, name := range l.streams {
 		now := l.srv.JetStreamIsStreamLeader(Account, name)
@@ -97,8 +100,10 @@ func (l *Leaders) poll(apply func([]Change)) {
 	if len(lost)+len(gained) == 0 {
 		return
 	}
-	apply(append(lost, gained...))
+	notTaken := apply(append(lost, gained...))
 	for _, c := range gained {
-		l.leads[c.Partition].Store(true) // route here once the node holds it
+		if !slices.Contains(notTaken, c.Partition) {
+			l.leads[c.Partition].Store(true) // route here once the node holds it
+		}
 	}
 }

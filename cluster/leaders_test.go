@@ -34,7 +34,7 @@ func watch(n *natsnode.Node, partitions int) *watched {
 		held: map[int]bool{}, stop: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		_ = w.leaders.Run(ctx, func(cs []Change) {
+		_ = w.leaders.Run(ctx, func(cs []Change) []int {
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			gained := false
@@ -48,6 +48,7 @@ func watch(n *natsnode.Node, partitions int) *watched {
 				}
 				w.held[c.Partition] = c.Leads
 			}
+			return nil
 		})
 	}()
 	return w

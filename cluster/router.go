@@ -19,6 +19,9 @@ const DefaultBalanceEvery = 5 * time.Second
 // forwards the rest with its Forwarder, and balances leadership when its
 // server is the meta leader.
 type Router struct {
+	// Owner, if set, takes a partition up before the Responder answers for
+	// it and lets go of it after (actors.Engine on the partition streams).
+	Owner     Owner
 	Leaders   *Leaders
 	Responder *forward.Responder
 	Forwarder *forward.Forwarder
@@ -50,13 +53,18 @@ func (r *Router) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go r.balance(ctx, every)
-	err := r.Leaders.Run(ctx, func(cs []Change) {
+	err := r.Leaders.Run(ctx, func(cs []Change) (notTaken []int) {
 		for _, c := range cs {
-			if err := r.apply(c); err != nil {
+			taken, err := r.apply(c)
+			if err != nil {
 				cancel(err)
-				return
+				return nil
+			}
+			if !taken {
+				notTaken = append(notTaken, c.Partition)
 			}
 		}
+		return notTaken
 	})
 	if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
 		return cause
@@ -64,17 +72,36 @@ func (r *Router) Run(ctx context.Context) error {
 	return err
 }
 
-// apply makes the Responder follow one change.
-func (r *Router) apply(c Change) error {
+// Owner is what takes a partition up and lets it go on a node: the
+// engine's handover (actors.Engine.Own, Disown).
+type Owner interface {
+	Own(p int) error
+	Disown(p int)
+}
+
+// apply makes the Owner and the Responder follow one change. A gain the
+// Owner cannot take up yet (its log not open: an election under way) is
+// not taken, and Leaders offers it again at the next poll; an error is a
+// Responder that cannot subscribe or let go.
+func (r *Router) apply(c Change) (taken bool, err error) {
 	if c.Leads {
+		if r.Owner != nil {
+			if err := r.Owner.Own(c.Partition); err != nil {
+				r.Logger.Warn("cluster: partition not taken up yet", "partition", c.Partition, "err", err)
+				return false, nil
+			}
+		}
 		r.Logger.Info("cluster: partition gained", "partition", c.Partition)
-		return r.Responder.Own(c.Partition)
+		return true, r.Responder.Own(c.Partition)
 	}
 	r.Logger.Info("cluster: partition lost", "partition", c.Partition)
 	if err := r.Responder.Disown(c.Partition); err != nil {
-		return fmt.Errorf("cluster: let go of partition %d: %w", c.Partition, err)
+		return true, fmt.Errorf("cluster: let go of partition %d: %w", c.Partition, err)
 	}
-	return nil
+	if r.Owner != nil {
+		r.Owner.Disown(c.Partition)
+	}
+	return true, nil
 }
 
 // balance runs a round every `every` until ctx ends; a failed round (an
