@@ -76,8 +76,25 @@ func (e *Engine) Ask(ctx context.Context, acct string, q domain.Query) (domain.R
 
 // CreateAccount creates a new account with a fresh id.
 func (e *Engine) CreateAccount(ctx context.Context, c domain.CreateAccount) (domain.Outcome, error) {
-	c.ID, c.Env = e.ids.NewAccount("acct_", e.cfg.Clock()), e.cfg.Env
+	c.ID, c.Env = e.newAccountID(), e.cfg.Env
 	return e.Create(ctx, c.ID, domain.Request{Cmd: c})
+}
+
+// placementTries bounds the fresh ids newAccountID draws looking for a
+// partition this engine owns: a node owning a third of them misses 256
+// times with a probability near 1e-45.
+const placementTries = 256
+
+// newAccountID is a fresh account id. Under Config.Handover it falls in a
+// partition this engine owns, so an account is created where it will be
+// served (the admin listener is a node's own); when the engine owns none,
+// the id it returns is refused ErrNotOwner.
+func (e *Engine) newAccountID() string {
+	id := e.ids.NewAccount("acct_", e.cfg.Clock())
+	for i := 1; i < placementTries && !e.partOf(id).owned.Load(); i++ {
+		id = e.ids.NewAccount("acct_", e.cfg.Clock())
+	}
+	return id
 }
 
 // request sends msg, which carries done (one slot), to an existing account

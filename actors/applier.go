@@ -59,7 +59,7 @@ func (p *part) applyOnce() (int, error) {
 		}
 		for i, payload := range fed {
 			if recs, err = appendDecoded(recs, from+1+uint64(i), payload); err != nil {
-				return 0, err
+				return 0, logReadError{err}
 			}
 		}
 	} else {
@@ -72,7 +72,7 @@ func (p *part) applyOnce() (int, error) {
 			return err
 		})
 		if err != nil && !errors.Is(err, errBatchFull) {
-			return 0, err
+			return 0, logReadError{err}
 		}
 	}
 	if err := p.e.store.ApplyPart(p.n, from, recs); err != nil {
@@ -145,20 +145,40 @@ func (p *part) runApplier(run applierRun) {
 				time.Sleep(wait)
 			}
 			last = time.Now()
-			if _, err := p.catchUp(); err != nil {
-				e.fatal(err)
-			}
+			p.catchUpOrFail()
 		case <-tick.C:
 			if err := p.compact(); err != nil {
 				e.fatal(err)
 			}
+			p.catchUpOrFail() // again after a read that failed; else a no-op
 		}
 	}
 }
 
 // lastCatchUp applies what p's log holds before its applier ends.
-func (p *part) lastCatchUp() {
-	if _, err := p.catchUp(); err != nil {
+func (p *part) lastCatchUp() { p.catchUpOrFail() }
+
+// logReadError is a failure to read or decode the log, as opposed to the
+// store's failure to apply.
+type logReadError struct{ err error }
+
+func (e logReadError) Error() string { return e.err.Error() }
+func (e logReadError) Unwrap() error { return e.err }
+
+// catchUpOrFail catches p up. A failure ends the process (storage), except
+// a failure to read a partition stream under Config.Handover: a stream
+// being read while its leadership moves can answer "missing" for a moment,
+// and one node's process is no remedy for a stream's damage. It is logged
+// and tried again at the next commit signal or tick (and Own tries at
+// once); the part's store stays where it is meanwhile.
+func (p *part) catchUpOrFail() {
+	_, err := p.catchUp()
+	var lre logReadError
+	switch {
+	case err == nil:
+	case p.e.cfg.Handover && errors.As(err, &lre):
+		p.e.cfg.Logger.Warn("partition log not applied; trying again", "part", p.n, "applied", p.applied.Load(), "err", err.Error())
+	default:
 		p.e.fatal(err)
 	}
 }

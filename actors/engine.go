@@ -171,6 +171,13 @@ func (e *Engine) Recover() error {
 	from, replayed := uint64(0), 0
 	for _, p := range e.parts {
 		applied, n, err := p.recover()
+		var lre logReadError
+		if err != nil && e.cfg.Handover && errors.As(err, &lre) {
+			// A stream read failing while leadership settles: the part's
+			// applier tries again (catchUpOrFail), as Own does.
+			e.cfg.Logger.Warn("partition log not applied at start; trying again", "part", p.n, "err", err.Error())
+			err = nil
+		}
 		if err != nil {
 			return err
 		}

@@ -29,8 +29,12 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	defer a.Close()
 	_, err := a.CreateAccount(ctx, domain.CreateAccount{Name: "Ada"})
 	require.ErrorIs(t, err, ErrNotOwner, "nothing is owned before Own")
-	require.NoError(t, a.Own(0))
 	require.NoError(t, a.Own(1))
+	for range 20 {
+		placed := createAccount(t, a)
+		require.Equal(t, 1, a.partOf(placed).n, "an account is created in a partition its node owns")
+	}
+	require.NoError(t, a.Own(0))
 	require.NoError(t, a.Own(1), "owning an owned part does nothing")
 	acct := createAccount(t, a)
 	n := a.partOf(acct).n

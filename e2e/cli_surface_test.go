@@ -20,7 +20,8 @@ func TestCLISurface(t *testing.T) {
 		}{
 			{[]string{"serve"}, []string{"data-dir", "listen", "admin-listen", "env", "log-level", "chain", "chain-rpc-listen", "rpc-url",
 				"contracts", "webhook-allow-loopback", "webhook-ca", "webhook-retry-schedule", "webhook-master-key-file", "makers",
-				"maker-fault", "order-deadline", "rfq-settle-timeout", "passivate-after", "public-url", "webhook-previous-master-keys-file"}},
+				"maker-fault", "order-deadline", "rfq-settle-timeout", "passivate-after", "public-url", "webhook-previous-master-keys-file",
+				"cluster-name", "node-name", "cluster-listen", "peers", "partitions"}},
 			{[]string{"admin", "webhooks", "reseal"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"admin"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"admin", "accounts", "create"}, []string{"name", "kyc", "swap", "pay", "data-dir", "admin-url", "admin-token-file"}},
@@ -48,7 +49,8 @@ func TestCLISurface(t *testing.T) {
 
 	t.Run("usage errors exit 2", func(t *testing.T) {
 		for _, args := range [][]string{{}, {"frobnicate"}, {"admin"}, {"admin", "--data-dir", t.TempDir(), "accounts", "frobnicate"},
-			{"serve", "--no-such-flag"}, {"call", "GET", "/public/v1/account"}} {
+			{"serve", "--no-such-flag"}, {"call", "GET", "/public/v1/account"},
+			{"serve", "--data-dir", t.TempDir(), "--cluster-name", "c"}} {
 			res := runCLI(t, args...)
 			require.Equal(t, 2, res.Code, "fxd %v: stderr %s", args, res.Stderr)
 			require.Empty(t, res.Stdout, "fxd %v", args)

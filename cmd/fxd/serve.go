@@ -47,6 +47,7 @@ type serveFlags struct {
 	publicURL                         string
 	logLevel                          string
 	webhooks                          webhookFlags
+	cluster                           clusterFlags
 }
 
 // newServeCmd is `fxd serve`. Its flags are CONTRACT.md's (each also as
@@ -86,6 +87,7 @@ master key may also come from ` + masterKeyEnv + ` (base64).`,
 	fs.DurationVar(&f.passivateAfter, "passivate-after", 2*time.Minute, "how long an idle account, order, transfer, link or endpoint stays in memory (its state is on disk; the next request loads it)")
 	addWebhookFlags(fs, &f.webhooks)
 	fs.StringVar(&f.publicURL, "public-url", "", "public base URL of the API as callers reach it (payment link urls); default http://<listen><base path>")
+	addClusterFlags(fs, &f.cluster)
 	return cmd
 }
 
@@ -103,7 +105,7 @@ func (f *serveFlags) check() (string, slog.Level, error) {
 	if f.passivateAfter < time.Second {
 		return "", 0, usageErrorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
 	}
-	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f)); err != nil {
+	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f)); err != nil {
 		return "", 0, usageError{err.Error()}
 	}
 	return basePath, level, nil
@@ -121,6 +123,9 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	// second after this process started: the previous process may have
 	// accepted any earlier one, and the replay cache lives in memory.
 	started := time.Now().Truncate(time.Second).Add(time.Second)
+	if f.cluster.enabled() {
+		return runClusterServe(stdout, logger, f, basePath, started)
+	}
 
 	engine, err := actors.Open(actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger, PassivateAfter: f.passivateAfter})
 	if err != nil {
@@ -217,7 +222,7 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	fmt.Fprintf(stdout, "listening on %s\n", pubLn.Addr())
 	fmt.Fprintf(stdout, "admin listening on %s\n", admLn.Addr())
 
-	fatal := awaitStop(logger, errc, watchErr)
+	fatal := awaitStop(logger, errc, watchErr, "chain watcher")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = api.Shutdown(ctx)
@@ -232,9 +237,10 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	return errors.Join(fatal, engine.Close())
 }
 
-// awaitStop waits for SIGINT or SIGTERM, a listener's failure or the chain
-// watcher's; the watcher's is fatal (the exit is then an error).
-func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error) error {
+// awaitStop waits for SIGINT or SIGTERM, a listener's failure or the
+// failure of what (the chain watcher; a cluster node's router), which is
+// fatal (the exit is then an error).
+func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error, what string) error {
 	sig := make(chan os.Signal, 1)
 	// Not stopped: a second signal during the shutdown is ignored, as
 	// before, rather than killing the process half-way.
@@ -245,10 +251,11 @@ func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error) er
 	case err := <-errc:
 		logger.Error("listener failed", "err", err.Error())
 	case err := <-watchErr:
-		// A reorg deeper than the watcher remembers: verified events may
-		// have been undone. Stop and let a person look.
-		logger.Error("chain watcher stopped", "err", err.Error())
-		return fmt.Errorf("serve: chain watcher: %w", err)
+		// The watcher: a reorg deeper than it remembers, verified events
+		// may have been undone. The router: the node would answer for
+		// partitions it does not lead. Stop and let a person look.
+		logger.Error(what+" stopped", "err", err.Error())
+		return fmt.Errorf("serve: %s: %w", what, err)
 	}
 	return nil
 }

@@ -1,0 +1,144 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/forward"
+	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/jslog"
+	"github.com/fxd-labs/fxd/natsnode"
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// Replicas is how many copies of each partition stream the cluster keeps
+// (DESIGN.md: 3; a quorum of 2 acknowledges an append).
+const Replicas = 3
+
+// streamOpenTimeout bounds how long opening a partition stream waits for
+// JetStream: until the meta leader is elected and enough peers are up to
+// place three replicas (a node started before its peers waits here).
+const streamOpenTimeout = 2 * time.Minute
+
+// NodeConfig configures one node of a cluster (fxd serve --cluster-*).
+type NodeConfig struct {
+	Name          string   // the node's name, unique in the cluster (--node-name)
+	ClusterName   string   // --cluster-name
+	ClusterListen string   // host:port of the routes from the other nodes (--cluster-listen)
+	Peers         []string // the other nodes' ClusterListen addresses, host:port or nats://host:port (--peers)
+	// Engine is the engine's configuration; StartNode sets its log (the
+	// partition streams), Partitions and Handover. Engine.DataDir holds
+	// the store, and DataDir/nats the node's JetStream files.
+	Engine actors.Config
+	Logger *slog.Logger
+}
+
+// Node is one running cluster node: its embedded NATS server, the engine on
+// the partition streams (owning nothing until Router takes leadership up)
+// and the Router. The caller builds the API with Router as its Cluster,
+// sets Router.Responder, and runs Router.Run.
+type Node struct {
+	NATS   *natsnode.Node
+	Conn   *nats.Conn
+	Engine *actors.Engine
+	Router *Router
+}
+
+// StartNode starts the node's NATS server, opens the engine on the
+// ids.Partitions partition streams (created by whichever node gets there
+// first; each follows its stream until it leads it) and recovers it.
+func StartNode(cfg NodeConfig) (*Node, error) {
+	peers := make([]string, len(cfg.Peers))
+	for i, p := range cfg.Peers {
+		peers[i] = routeURL(p)
+	}
+	srv, err := natsnode.Start(natsnode.Config{Name: cfg.Name, StoreDir: filepath.Join(cfg.Engine.DataDir, "nats"),
+		ClusterName: cfg.ClusterName, ClusterListen: cfg.ClusterListen, Peers: peers, Logf: natsLogf(cfg.Logger)})
+	if err != nil {
+		return nil, err
+	}
+	nc, err := srv.Connect(nats.MaxReconnects(-1))
+	if err != nil {
+		srv.Shutdown()
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		srv.Shutdown()
+		return nil, fmt.Errorf("cluster: jetstream: %w", err)
+	}
+	ecfg := cfg.Engine
+	ecfg.Partitions, ecfg.Handover = ids.Partitions, true
+	ecfg.OpenLog = func(p int, opts partlog.Options) (partlog.PartitionLog, error) {
+		return openStream(js, p, opts, cfg.Logger)
+	}
+	e, err := actors.Open(ecfg)
+	if err == nil {
+		if err = e.Recover(); err != nil {
+			_ = e.Close()
+		}
+	}
+	if err != nil {
+		nc.Close()
+		srv.Shutdown()
+		return nil, err
+	}
+	r := &Router{Owner: e, Leaders: NewLeaders(srv.Server(), ids.Partitions, 0),
+		Forwarder: forward.NewForwarder(nc, forward.Config{}),
+		Balancer:  NewBalancer(nc, js, ids.Partitions, srv.Server().JetStreamIsLeader, srv.Server().JetStreamClusterPeers),
+		Logger:    cfg.Logger}
+	return &Node{NATS: srv, Conn: nc, Engine: e, Router: r}, nil
+}
+
+// Close closes the engine, the connection and the NATS server, in that
+// order (the engine's logs need the server to the end).
+func (n *Node) Close() error {
+	err := n.Engine.Close()
+	n.Conn.Close()
+	n.NATS.Shutdown()
+	return err
+}
+
+// openStream opens partition p's stream, retrying while JetStream cannot
+// place it yet (no meta leader, too few peers up).
+func openStream(js jetstream.JetStream, p int, opts partlog.Options, logger *slog.Logger) (partlog.PartitionLog, error) {
+	deadline := time.Now().Add(streamOpenTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: Replicas}, opts)
+		cancel()
+		if err == nil {
+			return l, nil
+		}
+		// Corrupt included: a stream read while its leader changes can
+		// answer "missing" for a moment; a lasting failure is reported at
+		// the deadline.
+		if time.Now().After(deadline) {
+			return nil, err
+		}
+		logger.Info("cluster: partition stream not ready; retrying", "partition", p, "err", err.Error())
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// routeURL is p as a route URL: host:port gets nats://.
+func routeURL(p string) string {
+	if len(p) > 7 && p[:7] == "nats://" {
+		return p
+	}
+	return "nats://" + p
+}
+
+// natsLogf sends the NATS server's notices, warnings and errors (one
+// line each, natsnode prefixes them) to logger at info.
+func natsLogf(logger *slog.Logger) func(string, ...any) {
+	return func(format string, args ...any) { logger.Info(fmt.Sprintf(format, args...)) }
+}

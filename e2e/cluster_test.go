@@ -1,0 +1,297 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/ids"
+)
+
+// clusterNode is one `fxd serve --cluster-*` of a test cluster: its name,
+// data dir and route port stay across restarts; proc is the latest process
+// (the test goroutine's), serving the one the writers may use.
+type clusterNode struct {
+	name, dir, route string
+	proc             *server
+	mu               sync.Mutex
+	serving          *server // nil while down or starting
+}
+
+// live is the node's process if it serves, else nil (any goroutine).
+func (n *clusterNode) live() *server {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.serving == nil || !n.serving.running() {
+		return nil
+	}
+	return n.serving
+}
+
+// await waits until the node's latest process serves.
+func (n *clusterNode) await(t *testing.T) {
+	awaitListening(t, n.proc)
+	n.mu.Lock()
+	n.serving = n.proc
+	n.mu.Unlock()
+}
+
+// kill kills the node's process with SIGKILL.
+func (n *clusterNode) kill() {
+	n.mu.Lock()
+	n.serving = nil
+	n.mu.Unlock()
+	n.proc.Kill()
+}
+
+// testCluster is three nodes on loopback.
+type testCluster struct {
+	name  string
+	nodes []*clusterNode
+	logs  []string // one name per process started
+}
+
+// startTestCluster spawns three nodes at once (each waits for the others
+// to place its partition streams) and waits until they serve and share
+// the 64 partitions out evenly.
+func startTestCluster(t *testing.T) *testCluster {
+	c := &testCluster{name: "e2e"}
+	for i := range 3 {
+		c.nodes = append(c.nodes, &clusterNode{name: fmt.Sprintf("n%d", i), dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)})
+	}
+	for _, n := range c.nodes {
+		c.spawn(t, n)
+	}
+	for _, n := range c.nodes {
+		n.await(t)
+	}
+	require.Eventually(t, func() bool {
+		total := 0
+		for _, n := range c.nodes {
+			k := len(n.owned())
+			if k < 20 || k > 23 {
+				return false
+			}
+			total += k
+		}
+		return total == ids.Partitions
+	}, 2*time.Minute, 200*time.Millisecond, "the 64 partitions shared out: %v", c.ownedCounts())
+	// Signatures of the second the servers started in are refused.
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	return c
+}
+
+// spawn starts node n's process over its data dir.
+func (c *testCluster) spawn(t *testing.T, n *clusterNode) {
+	peers := make([]string, len(c.nodes))
+	for i, p := range c.nodes {
+		peers[i] = p.route
+	}
+	n.proc = spawnServer(t, n.dir, "--cluster-name", c.name, "--node-name", n.name,
+		"--cluster-listen", n.route, "--peers", strings.Join(peers, ","))
+	proc, run := n.proc, len(c.logs)
+	c.logs = append(c.logs, fmt.Sprintf("%s-run%d", n.name, run))
+	t.Cleanup(func() {
+		// A failure's story is in the nodes' logs, longer than the tail the
+		// harness prints: keep each whole.
+		if t.Failed() {
+			f := filepath.Join(os.TempDir(), fmt.Sprintf("fxd-cluster-%s-%s.log", t.Name(), c.logs[run]))
+			if os.WriteFile(f, []byte(proc.Stderr()), 0o600) == nil {
+				t.Logf("%s's log: %s", c.logs[run], f)
+			}
+		}
+	})
+}
+
+// freeLoopbackAddr is a loopback host:port free a moment ago.
+func freeLoopbackAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// owned is the partitions the node's engine owns, from its log lines.
+func (n *clusterNode) owned() map[int]bool {
+	out := map[int]bool{}
+	for _, line := range strings.Split(n.proc.Stderr(), "\n") {
+		var l struct {
+			Msg  string
+			Part *int
+		}
+		if json.Unmarshal([]byte(line), &l) != nil || l.Part == nil {
+			continue
+		}
+		switch l.Msg {
+		case "partition owned":
+			out[*l.Part] = true
+		case "partition given up":
+			delete(out, *l.Part)
+		}
+	}
+	return out
+}
+
+func (c *testCluster) ownedCounts() []int {
+	var k []int
+	for _, n := range c.nodes {
+		k = append(k, len(n.owned()))
+	}
+	return k
+}
+
+// owner is the serving node that owns partition p, nil if none does.
+func (c *testCluster) owner(p int) *clusterNode {
+	for _, n := range c.nodes {
+		if n.live() != nil && n.owned()[p] {
+			return n
+		}
+	}
+	return nil
+}
+
+// running reports whether the process has not exited.
+func (s *server) running() bool {
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// clusterWriter writes contacts for one key through any live node: each
+// with its own Idempotency-Key, retried (same key) on another node until
+// it is answered 201, and then counted as acknowledged.
+type clusterWriter struct {
+	key   apiKey
+	mu    sync.Mutex
+	acked map[string]string // contact id → name
+}
+
+func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, every time.Duration) {
+	for i := 0; ctx.Err() == nil; i++ {
+		name := fmt.Sprintf("%s-%d", w.key.ID[len(w.key.ID)-6:], i)
+		idem := "c-" + name
+		body := contactBody(name, randomAddress())
+		deadline := time.Now().Add(90 * time.Second)
+		for time.Now().Before(deadline) {
+			srv := c.nodes[rand.IntN(len(c.nodes))].live()
+			if srv == nil {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			cl, err := client.New(srv.BaseURL, w.key.ID, w.key.Priv, client.WithTimeout(15*time.Second),
+				client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+			if err != nil {
+				t.Errorf("client: %v", err)
+				return
+			}
+			resp, err := cl.Do(context.Background(), "POST", "/public/v1/contacts?_r="+strconv.Itoa(rand.IntN(1<<30)), body,
+				map[string]string{"Idempotency-Key": idem})
+			if err == nil && resp.Status == 201 {
+				var ct contact
+				if err := json.Unmarshal(resp.Body, &ct); err != nil || ct.ID == "" {
+					t.Errorf("contact body %q: %v", resp.Body, err)
+					return
+				}
+				w.mu.Lock()
+				w.acked[ct.ID] = name
+				w.mu.Unlock()
+				break
+			}
+			// 409: the first try is still in flight at the owner; 503: the
+			// partition is moving. Anything else is a wrong answer.
+			if err == nil && resp.Status != 409 && resp.Status != 503 {
+				t.Errorf("POST /contacts answered %d: %s", resp.Status, resp.Body)
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		time.Sleep(every)
+	}
+}
+
+// TestClusterFailover: three nodes; accounts created on each, written
+// through nodes that do not own them (the request is forwarded); then five
+// times, under that write load, the owner of one account's partition is
+// killed with SIGKILL, a survivor takes the partition over and answers,
+// and the killed node restarts on its disk and rejoins. At the end every
+// acknowledged contact is listed exactly once and no name twice.
+func TestClusterFailover(t *testing.T) {
+	c := startTestCluster(t)
+	var writers []*clusterWriter
+	for i, n := range c.nodes {
+		for j := range 2 {
+			acct := n.proc.createAccount(t, fmt.Sprintf("node %d account %d", i, j))
+			p, ok := ids.Partition(acct)
+			require.True(t, ok)
+			require.True(t, n.owned()[p], "an account created on a node is placed in a partition it owns")
+			writers = append(writers, &clusterWriter{key: n.proc.createKey(t, acct, "read,pay"), acked: map[string]string{}})
+		}
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, w := range writers {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.run(ctx, t, c, 600*time.Millisecond) }()
+	}
+	const kills = 5
+	for k := range kills {
+		time.Sleep(2 * time.Second)
+		w := writers[k%len(writers)]
+		p, _ := ids.Partition(w.key.Account)
+		victim := c.owner(p)
+		require.NotNil(t, victim, "partition %d has an owner", p)
+		victim.kill()
+		// A survivor takes the partition up and answers for it.
+		start := time.Now()
+		var survivor *server
+		for _, n := range c.nodes {
+			if srv := n.live(); srv != nil {
+				survivor = srv
+			}
+		}
+		cl, err := client.New(survivor.BaseURL, w.key.ID, w.key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+		require.NoError(t, err)
+		require.Eventually(t, func() bool {
+			resp, err := cl.Do(context.Background(), "GET", "/public/v1/account?_r="+strconv.Itoa(rand.IntN(1<<30)), nil, nil)
+			return err == nil && resp.Status == 200
+		}, time.Minute, 100*time.Millisecond, "partition %d answered after its owner %s was killed", p, victim.name)
+		t.Logf("kill %d: %s (owner of partition %d) killed; served again after %v", k+1, victim.name, p, time.Since(start).Round(time.Millisecond))
+		c.spawn(t, victim)
+		victim.await(t)
+	}
+	time.Sleep(2 * time.Second)
+	stop()
+	wg.Wait()
+
+	for _, w := range writers {
+		cl, err := client.New(c.nodes[0].proc.BaseURL, w.key.ID, w.key.Priv)
+		require.NoError(t, err)
+		listed := listAllContacts(t, cl, 100)
+		seenID, seenName := map[string]bool{}, map[string]bool{}
+		for _, ct := range listed {
+			require.False(t, seenID[ct.ID], "contact %s listed twice", ct.ID)
+			require.False(t, seenName[ct.Name], "contact %q written twice", ct.Name)
+			seenID[ct.ID], seenName[ct.Name] = true, true
+		}
+		require.NotEmpty(t, w.acked)
+		for id, name := range w.acked {
+			require.True(t, seenID[id], "acknowledged contact %s (%s) lost", id, name)
+		}
+		t.Logf("key %s: %d acknowledged, %d listed", w.key.ID, len(w.acked), len(listed))
+	}
+}
