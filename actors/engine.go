@@ -94,6 +94,8 @@ type Engine struct {
 
 	ready  atomic.Bool
 	backup backupGuard // one backup at a time; pins the log while it copies (backup.go)
+	// taken and given count parts taken up and given up (handover.go).
+	taken, given atomic.Uint64
 
 	stop     chan struct{}
 	wg       sync.WaitGroup

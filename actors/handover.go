@@ -45,6 +45,7 @@ func (e *Engine) Own(n int) error {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
 	}
 	p.owned.Store(true)
+	e.taken.Add(1)
 	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", p.log().LastIndex())
 	return nil
 }
@@ -67,6 +68,7 @@ func (e *Engine) disown(n int, gen uint64) {
 		return
 	}
 	stopped := e.stopPart(p)
+	e.given.Add(1)
 	e.cfg.Logger.Info("partition given up", "part", n, "stopped_actors", stopped)
 	if _, _, err := p.reopen(false); err != nil {
 		// The store stays where it is until Own catches it up.
@@ -140,4 +142,28 @@ func (e *Engine) stopPart(p *part) int {
 		sh.mu.Unlock()
 	}
 	return stopped
+}
+
+// PartStatus is one part as this engine sees it: whether it runs the
+// part's entities, and how far its store is behind the part's log.
+type PartStatus struct {
+	Part    int    `json:"partition"`
+	Owned   bool   `json:"owned"`
+	Applied uint64 `json:"applied_index"`
+	Last    uint64 `json:"last_index"`
+}
+
+// Parts reports every part (one on a single node).
+func (e *Engine) Parts() []PartStatus {
+	out := make([]PartStatus, len(e.parts))
+	for i, p := range e.parts {
+		out[i] = PartStatus{Part: i, Owned: p.owned.Load(), Applied: p.applied.Load(), Last: p.log().LastIndex()}
+	}
+	return out
+}
+
+// Handovers counts the parts this engine took up (Own) and gave up
+// (Disown, a fenced log) since it opened.
+func (e *Engine) Handovers() (taken, given uint64) {
+	return e.taken.Load(), e.given.Load()
 }

@@ -94,4 +94,14 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	}
 	require.True(t, names["c10"], "B's write")
 	require.False(t, names["c11"], "the fenced write")
+
+	taken, given := a.Handovers()
+	require.Equal(t, [2]uint64{3, 1}, [2]uint64{taken, given}, "A took parts 1, 0 and n again, and gave n up once")
+	taken, given = b.Handovers()
+	require.Equal(t, [2]uint64{1, 1}, [2]uint64{taken, given})
+	require.Eventually(t, func() bool {
+		ps := a.Parts()
+		return len(ps) == 2 && ps[n].Owned && ps[other].Owned && ps[n].Applied == ps[n].Last && ps[n].Last > 0
+	}, 5*time.Second, 10*time.Millisecond, "%+v", a.Parts())
+	require.False(t, b.Parts()[n].Owned)
 }

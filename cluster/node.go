@@ -47,6 +47,7 @@ type NodeConfig struct {
 type Node struct {
 	NATS   *natsnode.Node
 	Conn   *nats.Conn
+	JS     jetstream.JetStream
 	Engine *actors.Engine
 	Router *Router
 }
@@ -95,7 +96,7 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		Forwarder: forward.NewForwarder(nc, forward.Config{}),
 		Balancer:  NewBalancer(nc, js, ids.Partitions, srv.Server().JetStreamIsLeader, srv.Server().JetStreamClusterPeers),
 		Logger:    cfg.Logger}
-	return &Node{NATS: srv, Conn: nc, Engine: e, Router: r}, nil
+	return &Node{NATS: srv, Conn: nc, JS: js, Engine: e, Router: r}, nil
 }
 
 // Close closes the engine, the connection and the NATS server, in that

@@ -224,6 +224,86 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 	}
 }
 
+// requireMapWhole: every partition has a leader and exactly that node
+// runs it, as `fxd cluster status` says on each node (once restarted nodes
+// have caught up and balancing is done); then /health on each node counts
+// the same partitions as the status.
+func (c *testCluster) requireMapWhole(t *testing.T) {
+	type partition struct {
+		Partition int    `json:"partition"`
+		Owned     bool   `json:"owned"`
+		Leader    string `json:"leader"`
+	}
+	status := func(n *clusterNode) []partition {
+		res := runCLI(t, "cluster", "status", "--data-dir", n.dir)
+		require.Equal(t, 0, res.Code, "fxd cluster status: %s", res.Stderr)
+		var st struct {
+			Node       string      `json:"node"`
+			Partitions []partition `json:"partitions"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(res.Stdout), &st), res.Stdout)
+		require.Equal(t, n.name, st.Node)
+		require.Len(t, st.Partitions, ids.Partitions)
+		return st.Partitions
+	}
+	whole := func() (bool, string) {
+		owners := map[int]string{}
+		for _, n := range c.nodes {
+			for _, p := range status(n) {
+				if p.Owned != (p.Leader == n.name) {
+					return false, fmt.Sprintf("%s: partition %d owned=%v, its leader %q", n.name, p.Partition, p.Owned, p.Leader)
+				}
+				if p.Owned {
+					if other, dup := owners[p.Partition]; dup {
+						return false, fmt.Sprintf("partition %d owned by %s and %s", p.Partition, other, n.name)
+					}
+					owners[p.Partition] = n.name
+				}
+			}
+		}
+		if len(owners) != ids.Partitions {
+			return false, fmt.Sprintf("%d partitions owned", len(owners))
+		}
+		return true, ""
+	}
+	deadline := time.Now().Add(time.Minute)
+	ok, why := whole()
+	for ; !ok; ok, why = whole() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the partition map is not whole: %s", why)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	for _, n := range c.nodes {
+		// Balancing may still move a partition between the two reads:
+		// a few tries, each reading both.
+		var fromHealth, fromStatus int
+		for try := 0; try < 5; try++ {
+			var h struct {
+				Cluster struct {
+					Node            string `json:"node"`
+					PartitionsOwned int    `json:"partitions_owned"`
+				} `json:"cluster"`
+			}
+			resp := call(t, n.proc.unsigned(t), "GET", basePath+"/health", "", nil)
+			require.Equal(t, 200, resp.Status, "%s", resp.Body)
+			require.NoError(t, json.Unmarshal(resp.Body, &h))
+			require.Equal(t, n.name, h.Cluster.Node)
+			fromHealth, fromStatus = h.Cluster.PartitionsOwned, 0
+			for _, p := range status(n) {
+				if p.Owned {
+					fromStatus++
+				}
+			}
+			if fromHealth == fromStatus {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		require.Equal(t, fromStatus, fromHealth, "%s: /health and cluster status", n.name)
+	}
+}
+
 // TestClusterFailover: three nodes; accounts created on each, written
 // through nodes that do not own them (the request is forwarded); then five
 // times, under that write load, the owner of one account's partition is
@@ -277,6 +357,7 @@ func TestClusterFailover(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	stop()
 	wg.Wait()
+	c.requireMapWhole(t)
 
 	for _, w := range writers {
 		cl, err := client.New(c.nodes[0].proc.BaseURL, w.key.ID, w.key.Priv)

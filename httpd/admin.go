@@ -311,6 +311,22 @@ func (a *Admin) WithWebhooks(d *webhook.Desk) *Admin {
 	return a
 }
 
+// WithCluster serves GET /admin/cluster on a cluster node: status asks
+// for the partition map (cluster.Node.Status).
+func (a *Admin) WithCluster(status func(ctx context.Context) (any, error)) *Admin {
+	a.mux.HandleFunc("GET /admin/cluster", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+		defer cancel()
+		v, err := status(ctx)
+		if err != nil {
+			adminError(w, domain.ErrUnavailable("cluster status: %v", err))
+			return
+		}
+		adminJSON(w, 200, v)
+	})
+	return a
+}
+
 // WithPayments adds the payments desk's gauges to /metrics.
 func (a *Admin) WithPayments(p *pay.Desk) *Admin {
 	a.pay = p

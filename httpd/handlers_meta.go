@@ -13,6 +13,18 @@ type healthView struct {
 	Version  string     `json:"version"`
 	WALIndex uint64     `json:"wal_index"`
 	Chain    *chainView `json:"chain"`
+	// Cluster is present on a cluster node only (Config.Node).
+	Cluster *clusterHealth `json:"cluster,omitempty"`
+}
+
+// clusterHealth is a cluster node's part of /health: its name, the
+// partitions it runs, and how far its store is behind the partition
+// streams it holds (every replica applies every stream). fxd cluster
+// status gives the whole map.
+type clusterHealth struct {
+	Node            string `json:"node"`
+	PartitionsOwned int    `json:"partitions_owned"`
+	ApplyLag        uint64 `json:"apply_lag_records"`
 }
 
 // chainView is the chain part of /health. While the chain does not answer
@@ -32,6 +44,15 @@ func (s *Server) getHealth(rc *reqCtx) {
 		cancel()
 		if ok {
 			v.Chain = &chainView{ChainID: c.ChainID.Uint64(), Head: head}
+		}
+	}
+	if s.cfg.Node != "" {
+		v.Cluster = &clusterHealth{Node: s.cfg.Node}
+		for _, p := range s.engine.Parts() {
+			if p.Owned {
+				v.Cluster.PartitionsOwned++
+			}
+			v.Cluster.ApplyLag += p.Last - min(p.Applied, p.Last)
 		}
 	}
 	status := 200

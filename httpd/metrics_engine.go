@@ -14,6 +14,7 @@ type engineCollector struct {
 	e                                       *actors.Engine
 	lastIndex, batches, tailBytes           family
 	applied, applyLag, accounts, keys, kind family
+	owned, taken, given                     family
 	fsync, batchSize                        *prometheus.Desc
 }
 
@@ -32,6 +33,12 @@ func newEngineCollector(e *actors.Engine) *engineCollector {
 		keys:     gaugeFamily("fxd_api_keys", "API keys in the directory."),
 		kind: gaugeFamily("fxd_active_entities",
 			"Entity actors in memory, by kind (account, order, transfer, payment_link, claim, webhook_endpoint, event).", "kind"),
+		owned: gaugeFamily("fxd_partitions_owned",
+			"Partition logs whose entities this node runs: 1 on a single node (its one log holds every partition); on a cluster node, the partitions it leads and has taken up."),
+		taken: counterFamily("fxd_partitions_taken_total",
+			"Partitions this cluster node took up since start (it became their stream's leader: a failover or a rebalancing move)."),
+		given: counterFamily("fxd_partitions_given_up_total",
+			"Partitions this cluster node gave up since start (another node leads their stream now)."),
 		fsync: prometheus.NewDesc("fxd_wal_fsync_duration_seconds",
 			"Duration of each log batch's fdatasync since start.", nil, nil),
 		batchSize: prometheus.NewDesc("fxd_wal_batch_records",
@@ -40,7 +47,8 @@ func newEngineCollector(e *actors.Engine) *engineCollector {
 }
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
-	describeAll(ch, []family{c.lastIndex, c.batches, c.tailBytes, c.applied, c.applyLag, c.accounts, c.keys, c.kind},
+	describeAll(ch, []family{c.lastIndex, c.batches, c.tailBytes, c.applied, c.applyLag, c.accounts, c.keys, c.kind,
+		c.owned, c.taken, c.given},
 		c.fsync, c.batchSize)
 }
 
@@ -54,6 +62,16 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	c.applyLag.emit(ch, float64(last-min(applied, last)))
 	c.accounts.emit(ch, float64(e.ActiveAccounts()))
 	c.keys.emit(ch, float64(e.Directory().Len()))
+	owned := 0
+	for _, p := range e.Parts() {
+		if p.Owned {
+			owned++
+		}
+	}
+	c.owned.emit(ch, float64(owned))
+	taken, given := e.Handovers()
+	c.taken.emit(ch, float64(taken))
+	c.given.emit(ch, float64(given))
 	byKind := e.ActiveByKind()
 	for k := 1; k < domain.NumKinds; k++ {
 		c.kind.emit(ch, float64(byKind[k]), domain.Kind(k).String())

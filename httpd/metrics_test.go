@@ -76,6 +76,7 @@ func TestMetricsParseAndMove(t *testing.T) {
 	for _, name := range []string{
 		"fxd_wal_last_index", "fxd_wal_fsync_batches_total", "fxd_wal_tail_bytes", "fxd_snapshot_applied_index",
 		"fxd_snapshot_apply_lag_records", "fxd_active_accounts", "fxd_api_keys", "fxd_active_entities",
+		"fxd_partitions_owned", "fxd_partitions_taken_total", "fxd_partitions_given_up_total",
 		"fxd_wal_fsync_duration_seconds", "fxd_wal_batch_records", "fxd_build_info",
 		"go_goroutines", "go_gc_duration_seconds", "process_resident_memory_bytes", "process_open_fds",
 	} {
@@ -89,6 +90,8 @@ func TestMetricsParseAndMove(t *testing.T) {
 	require.Equal(t, 1.0, v)
 	keys, _ := sample(before, "fxd_api_keys", nil)
 	require.Equal(t, 1.0, keys)
+	owned, _ := sample(before, "fxd_partitions_owned", nil)
+	require.Equal(t, 1.0, owned, "a single node owns its one log")
 	accounts, _ := sample(before, "fxd_active_entities", map[string]string{"kind": "account"})
 	require.Equal(t, 1.0, accounts, "the account that made the key is in memory")
 	require.NotContains(t, before, "fxd_fx_live_orders", "no FX desk: no FX gauges")

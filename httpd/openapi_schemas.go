@@ -236,6 +236,11 @@ func openAPISchemas() obj {
 				"chain_id": tInt("Chain id."),
 				"head":     obj{"type": "integer", "minimum": 0, "description": "Latest block number."},
 			}, "chain_id", "head")),
+			"cluster": object("Present on a cluster node only: its name, the partitions it runs, and how many records of the partition streams it holds are not yet in its store.", obj{
+				"node":              tString("The node's name (--node-name)."),
+				"partitions_owned":  obj{"type": "integer", "minimum": 0, "maximum": 64, "description": "Partitions whose accounts this node runs now."},
+				"apply_lag_records": obj{"type": "integer", "minimum": 0, "description": "Records of the partition streams not yet applied to this node's store."},
+			}, "node", "partitions_owned", "apply_lag_records"),
 		}, "status", "version", "wal_index", "chain"),
 		"Time": object("Server time, to correct clock skew before signing.", obj{
 			"unix": tInt("Server time in unix seconds."),

@@ -133,6 +133,8 @@ type Config struct {
 	// a partition another node leads is forwarded there (cluster.go). Nil:
 	// one node, every partition is here.
 	Cluster Cluster
+	// Node is the cluster node's name, shown by /health ("": one node).
+	Node string
 }
 
 // Server is the public API.

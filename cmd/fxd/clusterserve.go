@@ -88,12 +88,13 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 		return err
 	}
 	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String(), Cluster: node.Router}, node.Engine)
+		ServerURL: "http://" + pubLn.Addr().String(), Cluster: node.Router, Node: f.cluster.node}, node.Engine)
 	if err != nil {
 		return errors.Join(err, node.Close())
 	}
 	node.Router.Responder = forward.NewResponder(node.Conn, api.Handler(), httpd.WriteError)
-	admin := &http.Server{Handler: httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir), ReadHeaderTimeout: 10 * time.Second,
+	status := func(ctx context.Context) (any, error) { return node.Status(ctx) }
+	admin := &http.Server{Handler: httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir).WithCluster(status), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 2)
 	go func() { errc <- api.Serve(pubLn) }()

@@ -76,6 +76,7 @@ Operator commands print one JSON object on stdout. Exit codes: 0 done,
 	root.AddCommand(newSnapshotCmd())
 	root.AddCommand(newBackupCmd())
 	root.AddCommand(newChainCmd())
+	root.AddCommand(newClusterCmd())
 	root.AddCommand(newWebhookKeyCmd())
 	root.AddCommand(newVersionCmd())
 

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// newClusterCmd is `fxd cluster status`: the partition map as a running
+// cluster node sees it (its admin listener's GET /admin/cluster).
+func newClusterCmd() *cobra.Command {
+	cl := groupCommand("cluster", "Look at a running cluster node")
+	target := addAdminFlags(cl.PersistentFlags())
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Print every partition: its stream's leader and replicas (lag, current, offline), and whether this node owns it and how far its store is applied",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := target.client()
+			if err != nil {
+				return err
+			}
+			out, err := c.do("GET", "/admin/cluster", nil)
+			if err != nil {
+				return err
+			}
+			return printRaw(cmd.OutOrStdout(), out)
+		},
+	}
+	cl.AddCommand(status)
+	return cl
+}
