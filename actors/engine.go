@@ -339,6 +339,7 @@ func (e *Engine) Close() error {
 		return e.closeErr
 	default:
 	}
+	e.closeHandovers()
 	close(e.stop)
 	e.wg.Wait()
 	e.system.Shutdown()

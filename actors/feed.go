@@ -94,6 +94,14 @@ func (f *feed) releaseLocked(upTo uint64) {
 	}
 }
 
+// reset forgets every record: the log they came from is replaced (a part
+// handed over), and the next one's indexes need not follow them.
+func (f *feed) reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.releaseLocked(f.first + uint64(f.n))
+}
+
 // dropped is the number of batches the feed could not hold.
 func (f *feed) dropped() uint64 {
 	f.mu.Lock()

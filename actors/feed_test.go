@@ -55,3 +55,15 @@ func TestFeed(t *testing.T) {
 
 	require.PanicsWithValue(t, "actors: feed holds 12..12 and got a batch at 14", func() { f.push(14, payloads(14, 1)) })
 }
+
+// A part handed over gets a new log whose indexes need not follow what
+// the feed holds: reset forgets it, and the next push starts anew.
+func TestFeedReset(t *testing.T) {
+	f := newFeed(8)
+	f.push(5, payloads(5, 3))
+	require.Panics(t, func() { f.push(21, payloads(21, 1)) }, "a gap is a broken invariant")
+	f.reset()
+	requireFed(t, f, 5, 8, nil, false)
+	f.push(21, payloads(21, 2))
+	requireFed(t, f, 21, 8, []string{"p21", "p22"}, true)
+}

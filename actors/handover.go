@@ -14,6 +14,9 @@ import (
 // caller answers 503 unavailable; routing sends requests to the owner.
 var ErrNotOwner = errors.New("actors: partition not owned by this node")
 
+// errHandoverClosed refuses Own on an engine that is closing.
+var errHandoverClosed = errors.New("actors: the engine is closing")
+
 // Own makes this engine the writer of part n (a cluster node became the
 // leader of its stream): it opens the log again, so the fence starts from
 // the stream's true last message rather than from what this engine last
@@ -28,6 +31,9 @@ func (e *Engine) Own(n int) error {
 	p := e.parts[n]
 	p.handover.Lock()
 	defer p.handover.Unlock()
+	if p.closed {
+		return errHandoverClosed
+	}
 	if p.owned.Load() {
 		return nil
 	}
@@ -64,7 +70,7 @@ func (e *Engine) disown(n int, gen uint64) {
 	p := e.parts[n]
 	p.handover.Lock()
 	defer p.handover.Unlock()
-	if gen != 0 && p.opened.Load() != gen || !p.owned.Swap(false) {
+	if p.closed || gen != 0 && p.opened.Load() != gen || !p.owned.Swap(false) {
 		return
 	}
 	stopped := e.stopPart(p)
@@ -92,6 +98,9 @@ func (p *part) reopen(owner bool) (uint64, int, error) {
 		return 0, 0, err
 	}
 	p.lg.Store(&logBox{log})
+	// What the feed holds came from the old log (the last catch-up may
+	// have failed to apply it); the applier reads whatever it lacks back.
+	p.feed.reset()
 	return p.recover()
 }
 
@@ -116,6 +125,17 @@ func (p *part) openOptions(owner bool) partlog.Options {
 func (p *part) lost(gen uint64, err error) {
 	p.e.cfg.Logger.Warn("partition log failed; an owned partition is given up", "part", p.n, "err", err)
 	go p.e.disown(p.n, gen)
+}
+
+// closeHandovers ends handing parts over: an Own or Disown under way
+// finishes first, and none starts after (Close then stops the appliers
+// and closes the logs without one being reopened meanwhile).
+func (e *Engine) closeHandovers() {
+	for _, p := range e.parts {
+		p.handover.Lock()
+		p.closed = true
+		p.handover.Unlock()
+	}
 }
 
 // Owns reports whether this engine runs part n's entities.

@@ -28,6 +28,7 @@ type part struct {
 	owned    atomic.Bool     // entities of this part may run here (handover.go)
 	opened   atomic.Uint64   // how many times the log was opened: which log a failure is of
 	handover sync.Mutex      // one Own or Disown at a time
+	closed   bool            // the engine is closing: no more handovers (under handover)
 	applier  applierRun      // the running applier goroutine, if any
 	applied  atomic.Uint64   // last log index whose rows are in the store
 	// feed hands durable records to the applier; fedScratch is the

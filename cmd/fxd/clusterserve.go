@@ -120,5 +120,8 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 	_ = api.Shutdown(sctx)
 	_ = admin.Shutdown(sctx)
 	stopRouter()
+	if fatal == nil {
+		<-routerErr // its last poll (an Own under way) is over before the engine closes
+	}
 	return errors.Join(fatal, node.Close())
 }
