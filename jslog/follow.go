@@ -3,6 +3,7 @@ package jslog
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -17,30 +18,42 @@ var ErrFollower = partlog.ErrFollower
 // after the last one Open read, and each moves LastIndex to the message's
 // last index and signals Committed. The reader then scans, and Scan reads
 // and verifies the frames from the stream's leader as for any log; the
-// headers only say how far to read. It ends when the log is closed.
+// headers only say how far to read. It ends when the log is closed; a
+// consumer that cannot be made yet is asked for again.
 func (l *Log) follow(after uint64) {
 	defer close(l.stopped)
-	cons, err := l.stream.OrderedConsumer(l.ctx, jetstream.OrderedConsumerConfig{
-		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:   after + 1,
-		HeadersOnly:   true,
-	})
-	if err != nil {
-		l.followFailed(fmt.Errorf("ordered consumer: %w", err))
-		return
-	}
-	cc, err := cons.Consume(func(msg jetstream.Msg) {
-		if err := l.followed(msg); err != nil {
-			l.opts.Logf("jslog: follow stream=%s: %s", l.cfg.Stream, err)
+	for l.ctx.Err() == nil {
+		start := max(after, l.durable.Load().seq) + 1
+		cons, err := l.stream.OrderedConsumer(l.ctx, jetstream.OrderedConsumerConfig{
+			DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+			OptStartSeq:   start,
+			HeadersOnly:   true,
+		})
+		var cc jetstream.ConsumeContext
+		if err == nil {
+			cc, err = cons.Consume(func(msg jetstream.Msg) {
+				if err := l.followed(msg); err != nil {
+					l.opts.Logf("jslog: follow stream=%s: %s", l.cfg.Stream, err)
+				}
+			})
 		}
-	})
-	if err != nil {
-		l.followFailed(fmt.Errorf("consume: %w", err))
-		return
+		if err == nil {
+			<-l.ctx.Done()
+			cc.Stop()
+			return
+		}
+		// The stream's leader being elected: try again, from where the
+		// log got to, until closed.
+		l.opts.Logf("jslog: follow stream=%s: %s; retrying", l.cfg.Stream, err)
+		select {
+		case <-l.ctx.Done():
+		case <-time.After(followRetry):
+		}
 	}
-	<-l.ctx.Done()
-	cc.Stop()
 }
+
+// followRetry is the pause before a follower asks for its consumer again.
+const followRetry = time.Second
 
 // followed moves LastIndex to the end of the message msg announces.
 func (l *Log) followed(msg jetstream.Msg) error {
@@ -66,15 +79,6 @@ func (l *Log) followed(msg jetstream.Msg) error {
 		}
 	}
 	return nil
-}
-
-// followFailed reports that the log stopped following: it still serves
-// reads up to where it got, and the engine opens it again to go on.
-func (l *Log) followFailed(err error) {
-	if l.ctx.Err() != nil {
-		return // closed meanwhile
-	}
-	l.fatalOnce.Do(func() { l.opts.OnFatal(fmt.Errorf("jslog: follow stream %s: %w", l.cfg.Stream, err)) })
 }
 
 // closeFollower ends the follow goroutine.
