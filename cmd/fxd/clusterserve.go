@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -19,7 +17,6 @@ import (
 	"github.com/fxd-labs/fxd/forward"
 	"github.com/fxd-labs/fxd/httpd"
 	"github.com/fxd-labs/fxd/ids"
-	"github.com/fxd-labs/fxd/internal/atomicfile"
 )
 
 // clusterFlags are serve's cluster flags (DESIGN.md, "Beyond one
@@ -66,13 +63,9 @@ func (f clusterFlags) check(s serveFlags) error {
 // this node leads), the engine on the partition streams. The chain and its
 // desks do not run on a cluster yet: their routes answer 503.
 func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePath string, started time.Time) error {
-	pubLn, err := net.Listen("tcp", f.listen)
+	pubLn, admLn, err := f.listeners()
 	if err != nil {
-		return fmt.Errorf("serve: listen %s: %w", f.listen, err)
-	}
-	admLn, err := net.Listen("tcp", f.adminListen)
-	if err != nil {
-		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
+		return err
 	}
 	if err := os.MkdirAll(f.dataDir, 0o700); err != nil {
 		return fmt.Errorf("serve: data dir %s: %w", f.dataDir, err)
@@ -103,16 +96,12 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 	routerErr := make(chan error, 1)
 	go func() { routerErr <- node.Router.Run(ctx) }()
 
-	time.Sleep(time.Until(started))
-	adminURL := "http://" + admLn.Addr().String()
-	if err := atomicfile.Write(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
+	if err := announce(stdout, f.dataDir, pubLn, admLn, started); err != nil {
 		stopRouter()
 		return errors.Join(err, node.Close())
 	}
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(), "env", f.env,
 		"base_path", basePath, "cluster", f.cluster.name, "node", f.cluster.node, "cluster_listen", f.cluster.listen)
-	fmt.Fprintf(stdout, "listening on %s\n", pubLn.Addr())
-	fmt.Fprintf(stdout, "admin listening on %s\n", admLn.Addr())
 
 	fatal := awaitStop(logger, errc, routerErr, "cluster router")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

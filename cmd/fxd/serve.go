@@ -160,13 +160,9 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	if err != nil {
 		return err
 	}
-	pubLn, err := net.Listen("tcp", f.listen)
+	pubLn, admLn, err := f.listeners()
 	if err != nil {
-		return fmt.Errorf("serve: listen %s: %w", f.listen, err)
-	}
-	admLn, err := net.Listen("tcp", f.adminListen)
-	if err != nil {
-		return fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
+		return err
 	}
 	if f.publicURL == "" {
 		f.publicURL = "http://" + pubLn.Addr().String() + basePath
@@ -210,17 +206,12 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	defer stopWatch()
 	stopRates := observeRates(api, logger)
 	defer stopRates()
-	// Serve signed requests only from the second they may carry.
-	time.Sleep(time.Until(started))
-	adminURL := "http://" + admLn.Addr().String()
-	if err := atomicfile.Write(filepath.Join(f.dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
+	if err := announce(stdout, f.dataDir, pubLn, admLn, started); err != nil {
 		return err
 	}
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(),
 		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex(),
 		"chain", f.chain, "chain_id", ch.ChainID.String(), "chain_rpc", ch.RPCURL)
-	fmt.Fprintf(stdout, "listening on %s\n", pubLn.Addr())
-	fmt.Fprintf(stdout, "admin listening on %s\n", admLn.Addr())
 
 	fatal := awaitStop(logger, errc, watchErr, "chain watcher")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -235,6 +226,32 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	desk.Stop()
 	payDesk.Stop()
 	return errors.Join(fatal, engine.Close())
+}
+
+// listeners opens the public and the admin listeners.
+func (f *serveFlags) listeners() (pub, adm net.Listener, err error) {
+	if pub, err = net.Listen("tcp", f.listen); err != nil {
+		return nil, nil, fmt.Errorf("serve: listen %s: %w", f.listen, err)
+	}
+	if adm, err = net.Listen("tcp", f.adminListen); err != nil {
+		_ = pub.Close()
+		return nil, nil, fmt.Errorf("serve: admin listen %s: %w", f.adminListen, err)
+	}
+	return pub, adm, nil
+}
+
+// announce waits for the second signed requests may carry (started),
+// writes the admin listener's URL into the data dir for the operator
+// tools, and prints the two listening lines callers wait for.
+func announce(stdout io.Writer, dataDir string, pub, adm net.Listener, started time.Time) error {
+	time.Sleep(time.Until(started))
+	adminURL := "http://" + adm.Addr().String()
+	if err := atomicfile.Write(filepath.Join(dataDir, adminAddrFile), []byte(adminURL+"\n"), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "listening on %s\n", pub.Addr())
+	fmt.Fprintf(stdout, "admin listening on %s\n", adm.Addr())
+	return nil
 }
 
 // awaitStop waits for SIGINT or SIGTERM, a listener's failure or the
