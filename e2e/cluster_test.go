@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,8 +60,23 @@ func (n *clusterNode) kill() {
 // testCluster is three nodes on loopback.
 type testCluster struct {
 	name  string
-	nodes []*clusterNode
-	logs  []string // one name per process started
+	mu    sync.Mutex     // nodes: the writers read it while the test replaces a node
+	nodes []*clusterNode // the members now
+	logs  []string       // one name per process started
+}
+
+// members is a copy of the cluster's nodes now.
+func (c *testCluster) members() []*clusterNode {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.nodes)
+}
+
+// replace puts fresh where old was.
+func (c *testCluster) replace(old, fresh *clusterNode) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nodes[slices.Index(c.nodes, old)] = fresh
 }
 
 // startTestCluster spawns three nodes at once (each waits for the others
@@ -95,9 +111,9 @@ func startTestCluster(t *testing.T) *testCluster {
 
 // spawn starts node n's process over its data dir.
 func (c *testCluster) spawn(t *testing.T, n *clusterNode) {
-	peers := make([]string, len(c.nodes))
-	for i, p := range c.nodes {
-		peers[i] = p.route
+	var peers []string
+	for _, p := range c.members() {
+		peers = append(peers, p.route)
 	}
 	n.proc = spawnServer(t, n.dir, "--cluster-name", c.name, "--node-name", n.name,
 		"--cluster-listen", n.route, "--peers", strings.Join(peers, ","))
@@ -188,7 +204,8 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 		body := contactBody(name, randomAddress())
 		deadline := time.Now().Add(90 * time.Second)
 		for time.Now().Before(deadline) {
-			srv := c.nodes[rand.IntN(len(c.nodes))].live()
+			nodes := c.members()
+			srv := nodes[rand.IntN(len(nodes))].live()
 			if srv == nil {
 				time.Sleep(10 * time.Millisecond)
 				continue
@@ -213,15 +230,106 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 				break
 			}
 			// 409: the first try is still in flight at the owner; 503: the
-			// partition is moving. Anything else is a wrong answer.
-			if err == nil && resp.Status != 409 && resp.Status != 503 {
+			// partition is moving; 429: those retries spent the key's
+			// write budget (every admitted try counts). Anything else is a
+			// wrong answer.
+			wait := 500 * time.Millisecond
+			switch {
+			case err != nil, resp.Status == 409, resp.Status == 503:
+			case resp.Status == 429:
+				wait = 5 * time.Second
+			default:
 				t.Errorf("POST /contacts answered %d: %s", resp.Status, resp.Body)
 				return
 			}
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(wait)
 		}
 		time.Sleep(every)
 	}
+}
+
+// failOver kills the owner of w's partition with SIGKILL and waits until a
+// survivor answers for it; it returns the killed node.
+func (c *testCluster) failOver(t *testing.T, w *clusterWriter, what string) *clusterNode {
+	p, _ := ids.Partition(w.key.Account)
+	victim := c.owner(p)
+	require.NotNil(t, victim, "partition %d has an owner", p)
+	victim.kill()
+	start := time.Now()
+	cl, err := client.New(c.anyLive().proc.BaseURL, w.key.ID, w.key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		resp, err := cl.Do(context.Background(), "GET", "/public/v1/account?_r="+strconv.Itoa(rand.IntN(1<<30)), nil, nil)
+		return err == nil && resp.Status == 200
+	}, time.Minute, 100*time.Millisecond, "partition %d answered after its owner %s was killed", p, victim.name)
+	t.Logf("%s: %s (owner of partition %d) killed; served again after %v", what, victim.name, p, time.Since(start).Round(time.Millisecond))
+	return victim
+}
+
+// anyLive is a serving node.
+func (c *testCluster) anyLive() *clusterNode {
+	for _, n := range c.members() {
+		if n.live() != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// requireReplicas waits until every partition stream has a leader and two
+// current, online replicas, all on the cluster's members now.
+func (c *testCluster) requireReplicas(t *testing.T) {
+	members := map[string]bool{}
+	for _, n := range c.members() {
+		members[n.name] = true
+	}
+	var why string
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		why = ""
+		for _, p := range c.status(t, c.anyLive()) {
+			if !members[p.Leader] || len(p.Replicas) != 2 {
+				why = fmt.Sprintf("partition %d: leader %q, replicas %+v", p.Partition, p.Leader, p.Replicas)
+				break
+			}
+			for _, r := range p.Replicas {
+				if !members[r.Node] || !r.Current || r.Offline {
+					why = fmt.Sprintf("partition %d: replica %+v", p.Partition, r)
+				}
+			}
+		}
+		if why == "" {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "replicas not on the members: %s", why)
+		time.Sleep(time.Second)
+	}
+}
+
+// statusPartition is one partition of `fxd cluster status`.
+type statusPartition struct {
+	Partition int    `json:"partition"`
+	Owned     bool   `json:"owned"`
+	Leader    string `json:"leader"`
+	Replicas  []struct {
+		Node    string `json:"node"`
+		Current bool   `json:"current"`
+		Offline bool   `json:"offline"`
+	} `json:"replicas"`
+}
+
+// status is `fxd cluster status` on node n.
+func (c *testCluster) status(t *testing.T, n *clusterNode) []statusPartition {
+	res := runCLI(t, "cluster", "status", "--data-dir", n.dir)
+	require.Equal(t, 0, res.Code, "fxd cluster status: %s", res.Stderr)
+	var st struct {
+		Node       string            `json:"node"`
+		Partitions []statusPartition `json:"partitions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.Stdout), &st), res.Stdout)
+	require.Equal(t, n.name, st.Node)
+	require.Len(t, st.Partitions, ids.Partitions)
+	return st.Partitions
 }
 
 // requireMapWhole: every partition has a leader and exactly that node
@@ -229,23 +337,7 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 // have caught up and balancing is done); then /health on each node counts
 // the same partitions as the status.
 func (c *testCluster) requireMapWhole(t *testing.T) {
-	type partition struct {
-		Partition int    `json:"partition"`
-		Owned     bool   `json:"owned"`
-		Leader    string `json:"leader"`
-	}
-	status := func(n *clusterNode) []partition {
-		res := runCLI(t, "cluster", "status", "--data-dir", n.dir)
-		require.Equal(t, 0, res.Code, "fxd cluster status: %s", res.Stderr)
-		var st struct {
-			Node       string      `json:"node"`
-			Partitions []partition `json:"partitions"`
-		}
-		require.NoError(t, json.Unmarshal([]byte(res.Stdout), &st), res.Stdout)
-		require.Equal(t, n.name, st.Node)
-		require.Len(t, st.Partitions, ids.Partitions)
-		return st.Partitions
-	}
+	status := func(n *clusterNode) []statusPartition { return c.status(t, n) }
 	whole := func() (bool, string) {
 		owners := map[int]string{}
 		for _, n := range c.nodes {
@@ -285,7 +377,7 @@ func (c *testCluster) requireMapWhole(t *testing.T) {
 					PartitionsOwned int    `json:"partitions_owned"`
 				} `json:"cluster"`
 			}
-			resp := call(t, n.proc.unsigned(t), "GET", basePath+"/health", "", nil)
+			resp := callPublic(t, n.proc.unsigned(t), "GET", basePath+"/health")
 			require.Equal(t, 200, resp.Status, "%s", resp.Body)
 			require.NoError(t, json.Unmarshal(resp.Body, &h))
 			require.Equal(t, n.name, h.Cluster.Node)
@@ -331,29 +423,37 @@ func TestClusterFailover(t *testing.T) {
 	const kills = 5
 	for k := range kills {
 		time.Sleep(2 * time.Second)
-		w := writers[k%len(writers)]
-		p, _ := ids.Partition(w.key.Account)
-		victim := c.owner(p)
-		require.NotNil(t, victim, "partition %d has an owner", p)
-		victim.kill()
-		// A survivor takes the partition up and answers for it.
-		start := time.Now()
-		var survivor *server
-		for _, n := range c.nodes {
-			if srv := n.live(); srv != nil {
-				survivor = srv
-			}
-		}
-		cl, err := client.New(survivor.BaseURL, w.key.ID, w.key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
-		require.NoError(t, err)
-		require.Eventually(t, func() bool {
-			resp, err := cl.Do(context.Background(), "GET", "/public/v1/account?_r="+strconv.Itoa(rand.IntN(1<<30)), nil, nil)
-			return err == nil && resp.Status == 200
-		}, time.Minute, 100*time.Millisecond, "partition %d answered after its owner %s was killed", p, victim.name)
-		t.Logf("kill %d: %s (owner of partition %d) killed; served again after %v", k+1, victim.name, p, time.Since(start).Round(time.Millisecond))
+		victim := c.failOver(t, writers[k%len(writers)], fmt.Sprintf("kill %d", k+1))
 		c.spawn(t, victim)
 		victim.await(t)
 	}
+
+	// A node's disk is lost: it is removed from the cluster, and a new
+	// node under a new name, with an empty disk, takes its place and its
+	// replicas. Then another node dies, and the new one carries on.
+	time.Sleep(2 * time.Second)
+	lost := c.failOver(t, writers[0], "disk lost")
+	require.NoError(t, os.RemoveAll(lost.dir))
+	deadline := time.Now().Add(time.Minute)
+	for {
+		res := runCLI(t, "cluster", "remove-peer", lost.name, "--data-dir", c.anyLive().dir)
+		if res.Code == 0 {
+			require.Equal(t, lost.name, jsonLine(t, res.Stdout)["removed"])
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "fxd cluster remove-peer %s: %s", lost.name, res.Stderr)
+		time.Sleep(time.Second)
+	}
+	fresh := &clusterNode{name: "n3", dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)}
+	c.replace(lost, fresh)
+	c.spawn(t, fresh)
+	fresh.await(t)
+	c.requireReplicas(t)
+	time.Sleep(2 * time.Second)
+	second := c.failOver(t, writers[1], "after the replacement")
+	c.spawn(t, second)
+	second.await(t)
+
 	time.Sleep(2 * time.Second)
 	stop()
 	wg.Wait()

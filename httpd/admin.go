@@ -311,18 +311,47 @@ func (a *Admin) WithWebhooks(d *webhook.Desk) *Admin {
 	return a
 }
 
-// WithCluster serves GET /admin/cluster on a cluster node: status asks
-// for the partition map (cluster.Node.Status).
-func (a *Admin) WithCluster(status func(ctx context.Context) (any, error)) *Admin {
+// ClusterAdmin is what a cluster node's admin listener asks of the node
+// (cluster.Node).
+type ClusterAdmin struct {
+	// Status is the partition map (GET /admin/cluster).
+	Status func(ctx context.Context) (any, error)
+	// RemovePeer removes a dead node from the cluster by name (POST
+	// /admin/cluster/remove-peer {"node"}).
+	RemovePeer func(ctx context.Context, node string) error
+}
+
+// WithCluster serves the cluster routes on a cluster node.
+func (a *Admin) WithCluster(c ClusterAdmin) *Admin {
 	a.mux.HandleFunc("GET /admin/cluster", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 		defer cancel()
-		v, err := status(ctx)
+		v, err := c.Status(ctx)
 		if err != nil {
 			adminError(w, domain.ErrUnavailable("cluster status: %v", err))
 			return
 		}
 		adminJSON(w, 200, v)
+	})
+	a.mux.HandleFunc("POST /admin/cluster/remove-peer", func(w http.ResponseWriter, r *http.Request) {
+		var b struct {
+			Node string `json:"node"`
+		}
+		if err := adminDecode(r, &b); err != nil {
+			adminError(w, err)
+			return
+		}
+		if b.Node == "" {
+			adminError(w, domain.ErrInvalid("node is required"))
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
+		defer cancel()
+		if err := c.RemovePeer(ctx, b.Node); err != nil {
+			adminError(w, domain.ErrUnavailable("remove peer: %v; if the cluster is electing a leader, try again", err))
+			return
+		}
+		adminJSON(w, 200, map[string]string{"removed": b.Node})
 	})
 	return a
 }

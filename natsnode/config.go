@@ -49,6 +49,8 @@ type Config struct {
 	// Logf, if set, receives the server's notices, warnings and errors,
 	// one line each. Nil: the server logs nothing.
 	Logf func(format string, args ...any)
+	// sysPassword is the system user's, set by Start.
+	sysPassword string
 }
 
 // serverOptions translates c into nats-server options. SyncAlways is set
@@ -86,7 +88,28 @@ func (c Config) serverOptions() (*server.Options, error) {
 	if err := c.clusterOptions(opts); err != nil {
 		return nil, err
 	}
+	c.users(opts)
 	return opts, nil
+}
+
+// Client users. Connections without credentials are appUser, in the
+// global account where the streams live (as before users existed);
+// sysUser, in the system account, is how the node's own operator calls
+// that JetStream takes only from there (removing a dead peer from the
+// meta group) reach it. Its password is the node's, made at Start and
+// never written down; client connections are loopback-only anyway.
+const (
+	appUser = "fxd"
+	sysUser = "fxd-sys"
+)
+
+// users adds the two client users and the system account.
+func (c Config) users(opts *server.Options) {
+	sys := server.NewAccount(server.DEFAULT_SYSTEM_ACCOUNT)
+	opts.Accounts = []*server.Account{sys}
+	opts.SystemAccount = server.DEFAULT_SYSTEM_ACCOUNT
+	opts.Users = []*server.User{{Username: appUser}, {Username: sysUser, Password: c.sysPassword, Account: sys}}
+	opts.NoAuthUser = appUser
 }
 
 // clusterOptions adds the cluster listener and routes, if configured.

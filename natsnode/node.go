@@ -10,6 +10,8 @@
 package natsnode
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"sync"
@@ -30,6 +32,11 @@ type Node struct {
 // JetStream enabled. In a cluster JetStream's meta leader may not be
 // elected yet: that needs a quorum of the peers (see natstest for a wait).
 func Start(cfg Config) (*Node, error) {
+	var pw [24]byte
+	if _, err := rand.Read(pw[:]); err != nil {
+		return nil, fmt.Errorf("natsnode: start %q: %w", cfg.Name, err)
+	}
+	cfg.sysPassword = hex.EncodeToString(pw[:])
 	opts, err := cfg.serverOptions()
 	if err != nil {
 		return nil, fmt.Errorf("natsnode: start %q: %w", cfg.Name, err)
@@ -90,6 +97,12 @@ func (n *Node) Connect(opts ...nats.Option) (*nats.Conn, error) {
 		return nil, fmt.Errorf("natsnode: connect to %q at %s: %w", n.cfg.Name, n.ClientURL(), err)
 	}
 	return nc, nil
+}
+
+// ConnectSystem is Connect as the node's system user, for the JetStream
+// calls only the system account may make (RemovePeer).
+func (n *Node) ConnectSystem(opts ...nats.Option) (*nats.Conn, error) {
+	return n.Connect(append(opts, nats.UserInfo(sysUser, n.cfg.sysPassword))...)
 }
 
 // Shutdown stops the server cleanly (JetStream flushes and closes its

@@ -25,6 +25,22 @@ func newClusterCmd() *cobra.Command {
 			return printRaw(cmd.OutOrStdout(), out)
 		},
 	}
-	cl.AddCommand(status)
+	removePeer := &cobra.Command{
+		Use:   "remove-peer NODE",
+		Short: "Remove a dead node from the cluster for good (its disk is lost): its replicas move to the nodes up, a replacement started under a new name included; prints {\"removed\":NODE}",
+		Args:  argsBetween(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := target.client()
+			if err != nil {
+				return err
+			}
+			out, err := c.do("POST", "/admin/cluster/remove-peer", map[string]string{"node": args[0]})
+			if err != nil {
+				return err
+			}
+			return printRaw(cmd.OutOrStdout(), out)
+		},
+	}
+	cl.AddCommand(status, removePeer)
 	return cl
 }

@@ -86,8 +86,8 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 		return errors.Join(err, node.Close())
 	}
 	node.Router.Responder = forward.NewResponder(node.Conn, api.Handler(), httpd.WriteError)
-	status := func(ctx context.Context) (any, error) { return node.Status(ctx) }
-	admin := &http.Server{Handler: httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir).WithCluster(status), ReadHeaderTimeout: 10 * time.Second,
+	clusterAdmin := httpd.ClusterAdmin{Status: func(ctx context.Context) (any, error) { return node.Status(ctx) }, RemovePeer: node.RemovePeer}
+	admin := &http.Server{Handler: httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir).WithCluster(clusterAdmin), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 2)
 	go func() { errc <- api.Serve(pubLn) }()
