@@ -34,6 +34,8 @@ func TestCLISurface(t *testing.T) {
 			{[]string{"backup", "restore"}, []string{"data-dir"}},
 			{[]string{"chain", "deploy"}, []string{"rpc-url", "deployer-key-file", "out", "makers"}},
 			{[]string{"webhook-key", "create"}, []string{"out"}},
+			{[]string{"cluster", "status"}, []string{"data-dir", "admin-url", "admin-token-file"}},
+			{[]string{"cluster", "remove-peer"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 		} {
 			res := runCLI(t, append(tc.args, "--help")...)
 			require.Equal(t, 0, res.Code, "%v --help: %s", tc.args, res.Stderr)

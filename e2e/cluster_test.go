@@ -403,6 +403,7 @@ func (c *testCluster) requireMapWhole(t *testing.T) {
 // and the killed node restarts on its disk and rejoins. At the end every
 // acknowledged contact is listed exactly once and no name twice.
 func TestClusterFailover(t *testing.T) {
+	t.Parallel()
 	c := startTestCluster(t)
 	var writers []*clusterWriter
 	for i, n := range c.nodes {
