@@ -22,12 +22,22 @@ type Health struct {
 	Version  string       `json:"version"`
 	WALIndex uint64       `json:"wal_index"`
 	Chain    *HealthChain `json:"chain"`
+	// Cluster is set by a cluster node only.
+	Cluster *HealthCluster `json:"cluster,omitempty"`
 }
 
 // HealthChain is the chain head of /health; nil when it cannot be read.
 type HealthChain struct {
 	ChainID uint64 `json:"chain_id"`
 	Head    uint64 `json:"head"`
+}
+
+// HealthCluster is a cluster node's part of /health: its name, the
+// partitions it runs, and the stream records its store has yet to apply.
+type HealthCluster struct {
+	Node            string `json:"node"`
+	PartitionsOwned int    `json:"partitions_owned"`
+	ApplyLagRecords uint64 `json:"apply_lag_records"`
 }
 
 // ServerTime is GET /time.
