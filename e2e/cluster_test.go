@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/reqsig"
 )
 
 // clusterNode is one `fxd serve --cluster-*` of a test cluster: its name,
@@ -396,6 +399,70 @@ func (c *testCluster) requireMapWhole(t *testing.T) {
 	}
 }
 
+// requireOneServiceAcrossNodes: whichever node a request enters by, the
+// account's owner answers it as one service would. An Idempotency-Key
+// answered through one node replays byte for byte through another (and
+// the same key with another body is 422 there); the key's rate-limit
+// window is one, counted by every node's requests; and one signed request
+// sent through two nodes is accepted once.
+func (c *testCluster) requireOneServiceAcrossNodes(t *testing.T) {
+	n0 := c.nodes[0]
+	acct := n0.proc.createAccount(t, "across nodes")
+	key := n0.proc.createKey(t, acct, "read,pay")
+	via := func(i int) *client.Client {
+		cl, err := client.New(c.nodes[i].proc.BaseURL, key.ID, key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+		require.NoError(t, err)
+		return cl
+	}
+	body := contactBody("once", randomAddress())
+	idem := map[string]string{"Idempotency-Key": "across-nodes-1"}
+	// _r (ignored by the server, outside the idempotency scope) keeps the
+	// three clients' signatures of one request apart within a second.
+	first := call(t, via(0), "POST", basePath+"/contacts?_r=0", string(body), idem)
+	requireStatus(t, first, 201)
+	again := call(t, via(1), "POST", basePath+"/contacts?_r=1", string(body), idem)
+	requireStatus(t, again, 201)
+	require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
+	require.Equal(t, string(first.Body), string(again.Body))
+	other := call(t, via(2), "POST", basePath+"/contacts?_r=2", string(contactBody("other", randomAddress())), idem)
+	requireError(t, other, 422, "idempotency_key_reused")
+
+	// Reads of the key through two nodes count in one window.
+	remaining := func(r *client.Response) int {
+		n, err := strconv.Atoi(r.Header.Get("X-RateLimit-Remaining"))
+		require.NoError(t, err, "X-RateLimit-Remaining %q", r.Header.Get("X-RateLimit-Remaining"))
+		return n
+	}
+	r1 := call(t, via(1), "GET", basePath+"/contacts?_r=a", "", nil)
+	requireStatus(t, r1, 200)
+	r2 := call(t, via(2), "GET", basePath+"/contacts?_r=b", "", nil)
+	requireStatus(t, r2, 200)
+	require.Equal(t, remaining(r1)-1, remaining(r2), "one window for the key, whichever node counts")
+
+	// One signature, two entry nodes: the owner remembers it.
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	target := basePath + "/account"
+	sig := reqsig.Sign(key.Priv, ts, "GET", target, nil)
+	status := func(i int) (int, string) {
+		req, err := http.NewRequest("GET", c.nodes[i].proc.BaseURL+target, nil)
+		require.NoError(t, err)
+		req.Header.Set(reqsig.HeaderKey, key.ID)
+		req.Header.Set(reqsig.HeaderTimestamp, ts)
+		req.Header.Set(reqsig.HeaderSignature, sig)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, string(b)
+	}
+	st, b := status(1)
+	require.Equal(t, 200, st, b)
+	st, b = status(2)
+	require.Equal(t, 401, st, b)
+	require.Contains(t, b, "replayed")
+}
+
 // TestClusterFailover: three nodes; accounts created on each, written
 // through nodes that do not own them (the request is forwarded); then five
 // times, under that write load, the owner of one account's partition is
@@ -405,6 +472,7 @@ func (c *testCluster) requireMapWhole(t *testing.T) {
 func TestClusterFailover(t *testing.T) {
 	t.Parallel()
 	c := startTestCluster(t)
+	c.requireOneServiceAcrossNodes(t)
 	var writers []*clusterWriter
 	for i, n := range c.nodes {
 		for j := range 2 {
