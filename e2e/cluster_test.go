@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +19,6 @@ import (
 
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/ids"
-	"github.com/fxd-labs/fxd/reqsig"
 )
 
 // clusterNode is one `fxd serve --cluster-*` of a test cluster: its name,
@@ -340,11 +337,10 @@ func (c *testCluster) status(t *testing.T, n *clusterNode) []statusPartition {
 // have caught up and balancing is done); then /health on each node counts
 // the same partitions as the status.
 func (c *testCluster) requireMapWhole(t *testing.T) {
-	status := func(n *clusterNode) []statusPartition { return c.status(t, n) }
 	whole := func() (bool, string) {
 		owners := map[int]string{}
 		for _, n := range c.nodes {
-			for _, p := range status(n) {
+			for _, p := range c.status(t, n) {
 				if p.Owned != (p.Leader == n.name) {
 					return false, fmt.Sprintf("%s: partition %d owned=%v, its leader %q", n.name, p.Partition, p.Owned, p.Leader)
 				}
@@ -385,7 +381,7 @@ func (c *testCluster) requireMapWhole(t *testing.T) {
 			require.NoError(t, json.Unmarshal(resp.Body, &h))
 			require.Equal(t, n.name, h.Cluster.Node)
 			fromHealth, fromStatus = h.Cluster.PartitionsOwned, 0
-			for _, p := range status(n) {
+			for _, p := range c.status(t, n) {
 				if p.Owned {
 					fromStatus++
 				}
@@ -440,27 +436,13 @@ func (c *testCluster) requireOneServiceAcrossNodes(t *testing.T) {
 	require.Equal(t, remaining(r1)-1, remaining(r2), "one window for the key, whichever node counts")
 
 	// One signature, two entry nodes: the owner remembers it.
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	target := basePath + "/account"
-	sig := reqsig.Sign(key.Priv, ts, "GET", target, nil)
-	status := func(i int) (int, string) {
-		req, err := http.NewRequest("GET", c.nodes[i].proc.BaseURL+target, nil)
-		require.NoError(t, err)
-		req.Header.Set(reqsig.HeaderKey, key.ID)
-		req.Header.Set(reqsig.HeaderTimestamp, ts)
-		req.Header.Set(reqsig.HeaderSignature, sig)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		return resp.StatusCode, string(b)
-	}
-	st, b := status(1)
-	require.Equal(t, 200, st, b)
-	st, b = status(2)
-	require.Equal(t, 401, st, b)
-	require.Contains(t, b, "replayed")
+	once := rawRequest{method: "GET", target: basePath + "/account", keyID: key.ID, priv: key.Priv,
+		ts: strconv.FormatInt(time.Now().Unix(), 10)}
+	got := once.send(t, c.nodes[1].proc.BaseURL)
+	require.Equal(t, 200, got.Status, "%s", got.Body)
+	got = once.send(t, c.nodes[2].proc.BaseURL)
+	require.Equal(t, 401, got.Status, "%s", got.Body)
+	require.Equal(t, "replayed", errorCode(t, got.Body))
 }
 
 // TestClusterFailover: three nodes; accounts created on each, written
