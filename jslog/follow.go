@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fxd-labs/fxd/partlog"
@@ -61,17 +62,18 @@ func (l *Log) followed(msg jetstream.Msg) error {
 	if err != nil {
 		return err
 	}
-	first, err := strconv.ParseUint(msg.Headers().Get(HeaderFirstIndex), 10, 64)
-	if err != nil || first == 0 {
-		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, HeaderFirstIndex, msg.Headers().Get(HeaderFirstIndex))
+	// A headers-only delivery says the data's size in Nats-Msg-Size.
+	size, err := strconv.Atoi(msg.Headers().Get(nats.MsgSize))
+	if err != nil {
+		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, nats.MsgSize, msg.Headers().Get(nats.MsgSize))
 	}
-	count, err := strconv.ParseUint(msg.Headers().Get(HeaderCount), 10, 32)
-	if err != nil || count == 0 {
-		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, HeaderCount, msg.Headers().Get(HeaderCount))
+	first, count, err := parseRange(msg.Headers(), md.Sequence.Stream, size)
+	if err != nil {
+		return err
 	}
 	// Only forward: a redelivery after the consumer was recreated says
 	// nothing new. A gap is Scan's to find (it verifies the chain).
-	if last := first + count - 1; last > l.LastIndex() {
+	if last := first + uint64(count) - 1; last > l.LastIndex() {
 		l.durable.Store(&position{index: last, seq: md.Sequence.Stream})
 		select {
 		case l.committed <- struct{}{}:

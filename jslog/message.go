@@ -58,16 +58,22 @@ func batchHeader(first uint64, count int) nats.Header {
 }
 
 // headerRange reads the index range a message claims, without decoding its
-// frames (the binary search of locate needs only this). Every frame takes
-// at least wal.HeaderSize bytes, which bounds the count by the data.
+// frames (the binary search of locate needs only this).
 func headerRange(raw *jetstream.RawStreamMsg) (first uint64, count int, err error) {
-	first, err = strconv.ParseUint(raw.Header.Get(HeaderFirstIndex), 10, 64)
+	return parseRange(raw.Header, raw.Sequence, len(raw.Data))
+}
+
+// parseRange reads the index range the headers h of the message at seq
+// claim. Every frame takes at least wal.HeaderSize bytes, which bounds the
+// count by the message's data size.
+func parseRange(h nats.Header, seq uint64, dataLen int) (first uint64, count int, err error) {
+	first, err = strconv.ParseUint(h.Get(HeaderFirstIndex), 10, 64)
 	if err != nil || first == 0 {
-		return 0, 0, fmt.Errorf("%w: message %d: header %s is %q", partlog.ErrCorrupt, raw.Sequence, HeaderFirstIndex, raw.Header.Get(HeaderFirstIndex))
+		return 0, 0, fmt.Errorf("%w: message %d: header %s is %q", partlog.ErrCorrupt, seq, HeaderFirstIndex, h.Get(HeaderFirstIndex))
 	}
-	count, err = strconv.Atoi(raw.Header.Get(HeaderCount))
-	if err != nil || count < 1 || count > len(raw.Data)/wal.HeaderSize || first+uint64(count) < first {
-		return 0, 0, fmt.Errorf("%w: message %d: header %s is %q for %d data bytes", partlog.ErrCorrupt, raw.Sequence, HeaderCount, raw.Header.Get(HeaderCount), len(raw.Data))
+	count, err = strconv.Atoi(h.Get(HeaderCount))
+	if err != nil || count < 1 || count > dataLen/wal.HeaderSize || first+uint64(count) < first {
+		return 0, 0, fmt.Errorf("%w: message %d: header %s is %q for %d data bytes", partlog.ErrCorrupt, seq, HeaderCount, h.Get(HeaderCount), dataLen)
 	}
 	return first, count, nil
 }
