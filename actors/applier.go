@@ -132,10 +132,10 @@ func (p *part) runApplier(run applierRun) {
 	for {
 		select {
 		case <-e.stop:
-			p.lastCatchUp()
+			p.catchUpOrFail()
 			return
 		case <-run.stop:
-			p.lastCatchUp()
+			p.catchUpOrFail()
 			return
 		case <-p.log().Committed():
 			// Coalesce: one Pebble batch per applyEvery at most, not one
@@ -150,13 +150,12 @@ func (p *part) runApplier(run applierRun) {
 			if err := p.compact(); err != nil {
 				e.fatal(err)
 			}
-			p.catchUpOrFail() // again after a read that failed; else a no-op
+			if e.cfg.Handover {
+				p.catchUpOrFail() // again after a stream read that failed
+			}
 		}
 	}
 }
-
-// lastCatchUp applies what p's log holds before its applier ends.
-func (p *part) lastCatchUp() { p.catchUpOrFail() }
 
 // logReadError is a failure to read or decode the log, as opposed to the
 // store's failure to apply.

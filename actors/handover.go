@@ -182,6 +182,18 @@ func (e *Engine) Parts() []PartStatus {
 	return out
 }
 
+// OwnedParts is how many parts this engine runs entities of (1 on a
+// single node).
+func (e *Engine) OwnedParts() int {
+	n := 0
+	for _, p := range e.parts {
+		if p.owned.Load() {
+			n++
+		}
+	}
+	return n
+}
+
 // Handovers counts the parts this engine took up (Own) and gave up
 // (Disown, a fenced log) since it opened.
 func (e *Engine) Handovers() (taken, given uint64) {

@@ -47,13 +47,8 @@ func (s *Server) getHealth(rc *reqCtx) {
 		}
 	}
 	if s.cfg.Node != "" {
-		v.Cluster = &clusterHealth{Node: s.cfg.Node}
-		for _, p := range s.engine.Parts() {
-			if p.Owned {
-				v.Cluster.PartitionsOwned++
-			}
-			v.Cluster.ApplyLag += p.Last - min(p.Applied, p.Last)
-		}
+		last, applied := v.WALIndex, s.engine.AppliedIndex()
+		v.Cluster = &clusterHealth{Node: s.cfg.Node, PartitionsOwned: s.engine.OwnedParts(), ApplyLag: last - min(applied, last)}
 	}
 	status := 200
 	if !s.engine.Ready() {

@@ -62,13 +62,7 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	c.applyLag.emit(ch, float64(last-min(applied, last)))
 	c.accounts.emit(ch, float64(e.ActiveAccounts()))
 	c.keys.emit(ch, float64(e.Directory().Len()))
-	owned := 0
-	for _, p := range e.Parts() {
-		if p.Owned {
-			owned++
-		}
-	}
-	c.owned.emit(ch, float64(owned))
+	c.owned.emit(ch, float64(e.OwnedParts()))
 	taken, given := e.Handovers()
 	c.taken.emit(ch, float64(taken))
 	c.given.emit(ch, float64(given))
