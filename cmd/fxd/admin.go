@@ -109,15 +109,7 @@ func newAccountsCreateCmd(target *adminTarget) *cobra.Command {
 			if !cmd.Flags().Changed("name") {
 				return usageErrorf("%s--name is required", where(cmd))
 			}
-			c, err := target.client()
-			if err != nil {
-				return err
-			}
-			out, err := c.do("POST", "/admin/accounts", accountBody(cmd.Flags()))
-			if err != nil {
-				return err
-			}
-			return printRaw(cmd.OutOrStdout(), out)
+			return target.print(cmd.OutOrStdout(), "POST", "/admin/accounts", accountBody(cmd.Flags()))
 		},
 	}
 	addAccountFlags(cmd.Flags(), true)
@@ -130,15 +122,7 @@ func newAccountsUpdateCmd(target *adminTarget) *cobra.Command {
 		Short: "Change an account's KYC status or permissions; prints it",
 		Args:  argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := target.client()
-			if err != nil {
-				return err
-			}
-			out, err := c.do("PATCH", "/admin/accounts/"+url.PathEscape(args[0]), accountBody(cmd.Flags()))
-			if err != nil {
-				return err
-			}
-			return printRaw(cmd.OutOrStdout(), out)
+			return target.print(cmd.OutOrStdout(), "PATCH", "/admin/accounts/"+url.PathEscape(args[0]), accountBody(cmd.Flags()))
 		},
 	}
 	addAccountFlags(cmd.Flags(), false)
@@ -156,20 +140,12 @@ func newFaucetCmd(target *adminTarget) *cobra.Command {
 			if err := requireFlags(cmd, "address", "currency", "amount"); err != nil {
 				return err
 			}
-			c, err := target.client()
-			if err != nil {
-				return err
-			}
 			fs := cmd.Flags()
 			body := map[string]string{}
 			for _, name := range []string{"address", "currency", "amount"} {
 				body[name] = fs.Lookup(name).Value.String()
 			}
-			out, err := c.do("POST", "/admin/faucet", body)
-			if err != nil {
-				return err
-			}
-			return printRaw(cmd.OutOrStdout(), out)
+			return target.print(cmd.OutOrStdout(), "POST", "/admin/faucet", body)
 		},
 	}
 	cmd.Flags().String("address", "", "0x address to fund")

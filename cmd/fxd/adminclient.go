@@ -36,6 +36,20 @@ func addAdminFlags(fs *pflag.FlagSet) *adminTarget {
 	return t
 }
 
+// print calls the admin listener and prints its answer as it came: the
+// whole of most admin commands.
+func (t *adminTarget) print(w io.Writer, method, path string, body any) error {
+	c, err := t.client()
+	if err != nil {
+		return err
+	}
+	out, err := c.do(method, path, body)
+	if err != nil {
+		return err
+	}
+	return printRaw(w, out)
+}
+
 // client finds the admin listener and reads its token.
 func (t *adminTarget) client() (*adminClient, error) {
 	c := &adminClient{url: t.url, http: &http.Client{Timeout: 30 * time.Second}}

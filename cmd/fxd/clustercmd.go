@@ -14,15 +14,7 @@ func newClusterCmd() *cobra.Command {
 		Short: "Print every partition: its stream's leader and replicas (lag, current, offline), and whether this node owns it and how far its store is applied",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := target.client()
-			if err != nil {
-				return err
-			}
-			out, err := c.do("GET", "/admin/cluster", nil)
-			if err != nil {
-				return err
-			}
-			return printRaw(cmd.OutOrStdout(), out)
+			return target.print(cmd.OutOrStdout(), "GET", "/admin/cluster", nil)
 		},
 	}
 	removePeer := &cobra.Command{
@@ -30,15 +22,7 @@ func newClusterCmd() *cobra.Command {
 		Short: "Remove a dead node from the cluster for good (its disk is lost): its replicas move to the nodes up, a replacement started under a new name included; prints {\"removed\":NODE}",
 		Args:  argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := target.client()
-			if err != nil {
-				return err
-			}
-			out, err := c.do("POST", "/admin/cluster/remove-peer", map[string]string{"node": args[0]})
-			if err != nil {
-				return err
-			}
-			return printRaw(cmd.OutOrStdout(), out)
+			return target.print(cmd.OutOrStdout(), "POST", "/admin/cluster/remove-peer", map[string]string{"node": args[0]})
 		},
 	}
 	cl.AddCommand(status, removePeer)
