@@ -138,9 +138,6 @@ func (e *Engine) closeHandovers() {
 	}
 }
 
-// Owns reports whether this engine runs part n's entities.
-func (e *Engine) Owns(n int) bool { return e.parts[n].owned.Load() }
-
 // stopPart removes every active entity of p from the registry and stops
 // its actor; it returns how many. sendTo reads the owned flag under the
 // same shard lock, so no entity of p is activated after its shard is swept.

@@ -72,8 +72,8 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	_, err = a.Exec(wctx, acct, domain.Request{Cmd: contactCmd(11)})
 	cancel()
 	require.Error(t, err, "a deposed owner never appends")
-	require.Eventually(t, func() bool { return !a.Owns(n) }, 5*time.Second, 10*time.Millisecond)
-	require.True(t, a.Owns(other))
+	require.Eventually(t, func() bool { return !a.Parts()[n].Owned }, 5*time.Second, 10*time.Millisecond)
+	require.True(t, a.Parts()[other].Owned)
 	_, err = a.Exec(ctx, acct, domain.Request{Cmd: contactCmd(12)})
 	require.ErrorIs(t, err, ErrNotOwner)
 

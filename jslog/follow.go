@@ -16,15 +16,15 @@ var ErrFollower = partlog.ErrFollower
 
 // follow is the goroutine of a log opened with Options.Follow, in place of
 // the writer: an ordered consumer delivers the headers of every message
-// after the last one Open read, and each moves LastIndex to the message's
-// last index and signals Committed. The reader then scans, and Scan reads
+// after the last one the log knows (Open's read, then each followed), and
+// each moves LastIndex to the message's last index and signals Committed. The reader then scans, and Scan reads
 // and verifies the frames from the stream's leader as for any log; the
 // headers only say how far to read. It ends when the log is closed; a
 // consumer that cannot be made yet is asked for again.
-func (l *Log) follow(after uint64) {
+func (l *Log) follow() {
 	defer close(l.stopped)
 	for l.ctx.Err() == nil {
-		start := max(after, l.durable.Load().seq) + 1
+		start := l.durable.Load().seq + 1
 		cons, err := l.stream.OrderedConsumer(l.ctx, jetstream.OrderedConsumerConfig{
 			DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 			OptStartSeq:   start,

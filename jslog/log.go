@@ -123,7 +123,7 @@ func open(ctx context.Context, js jetstream.JetStream, cfg Config, opts partlog.
 		MaxBatch: cfg.MaxBatch, MaxBatchCost: int64(l.maxBatchBytes), Cost: frameCost})
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	if opts.Follow {
-		go l.follow(last.seq)
+		go l.follow()
 		return l, nil
 	}
 	go l.run()
