@@ -15,9 +15,6 @@ type Applied struct {
 	Record *domain.Record
 }
 
-// Apply is ApplyPart of the first (a single node's only) log.
-func (s *Store) Apply(prev uint64, recs []Applied) error { return s.ApplyPart(0, prev, recs) }
-
 // ApplyPart writes the rows of consecutive committed records of log part
 // and that log's new applied index in one Pebble batch. Records must
 // follow the log's applied index without a gap; anything else is a broken

@@ -35,10 +35,10 @@ func TestWriteCheckpointReadOnly(t *testing.T) {
 	s, err := Open(filepath.Join(dir, "db"))
 	require.NoError(t, err)
 	defer s.Close()
-	require.NoError(t, s.Apply(0, []Applied{metaRecord(1, "one"), metaRecord(2, "two")}))
+	require.NoError(t, s.ApplyPart(0, 0, []Applied{metaRecord(1, "one"), metaRecord(2, "two")}))
 	cp := filepath.Join(dir, "cp")
 	require.NoError(t, s.WriteCheckpoint(cp))
-	require.NoError(t, s.Apply(2, []Applied{metaRecord(3, "three")}))
+	require.NoError(t, s.ApplyPart(0, 2, []Applied{metaRecord(3, "three")}))
 	require.Error(t, s.WriteCheckpoint(cp), "the directory must not exist")
 
 	before := dirFiles(t, cp)
@@ -51,7 +51,7 @@ func TestWriteCheckpointReadOnly(t *testing.T) {
 	v, err := ro.Meta("k")
 	require.NoError(t, err)
 	require.Equal(t, "two", v)
-	require.Error(t, ro.Apply(2, []Applied{metaRecord(3, "x")}), "read-only")
+	require.Error(t, ro.ApplyPart(0, 2, []Applied{metaRecord(3, "x")}), "read-only")
 	require.NoError(t, ro.Close())
 	require.ElementsMatch(t, append(before, LockFile), dirFiles(t, cp), "read-only open adds only the lock file")
 

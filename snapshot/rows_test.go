@@ -23,7 +23,7 @@ func TestOrderRowsAndIndexes(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	put := func(o *domain.Order) domain.Event { return domain.Event{Kind: domain.EvOrderPut, Order: o} }
-	require.NoError(t, s.Apply(0, []Applied{
+	require.NoError(t, s.ApplyPart(0, 0, []Applied{
 		{Index: 1, Record: &domain.Record{Entity: "ord_a", Events: []domain.Event{put(orderRow("ord_a", "acct_1", domain.OrderAccepted, "")), idemEvent("sc", t0)}}},
 		{Index: 2, Record: &domain.Record{Entity: "ord_b", Events: []domain.Event{put(orderRow("ord_b", "acct_1", domain.OrderAccepted, ""))}}},
 		{Index: 3, Record: &domain.Record{Entity: "ord_c", Events: []domain.Event{put(orderRow("ord_c", "acct_2", domain.OrderAccepted, ""))}}},

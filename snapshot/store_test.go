@@ -26,7 +26,7 @@ func TestApplyLoadAndSweep(t *testing.T) {
 		{Index: 3, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{idemEvent("new", t0.Add(23*time.Hour))}}},
 		{Index: 4, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}},
 	}
-	require.NoError(t, s.Apply(0, recs))
+	require.NoError(t, s.ApplyPart(0, 0, recs))
 	idx, err := s.AppliedIndex()
 	require.NoError(t, err)
 	require.Equal(t, uint64(4), idx)
@@ -53,7 +53,7 @@ func TestApplyLoadAndSweep(t *testing.T) {
 
 	// A scope stored again after expiry keeps its new row when the old
 	// expiry entry is swept.
-	require.NoError(t, s.Apply(4, []Applied{{Index: 5, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{idemEvent("new", now)}}}}))
+	require.NoError(t, s.ApplyPart(0, 4, []Applied{{Index: 5, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{idemEvent("new", now)}}}}))
 	n, err = s.SweepIdem(t0.Add(48*time.Hour), 100)
 	require.NoError(t, err)
 	require.Equal(t, 1, n, "the first expiry entry of \"new\" goes")
@@ -64,7 +64,7 @@ func TestApplyLoadAndSweep(t *testing.T) {
 	_, ok, err = s.LoadAccount("acct_missing", now)
 	require.NoError(t, err)
 	require.False(t, ok)
-	require.Panics(t, func() { _ = s.Apply(7, recs[:1]) }, "a gap in log indexes is a broken invariant")
+	require.Panics(t, func() { _ = s.ApplyPart(0, 7, recs[:1]) }, "a gap in log indexes is a broken invariant")
 }
 
 func TestExpiryKeyRoundTrip(t *testing.T) {
@@ -83,8 +83,29 @@ func TestCheckpointHoldsAppliedState(t *testing.T) {
 	s, err := Open(dir + "/db")
 	require.NoError(t, err)
 	defer s.Close()
-	require.NoError(t, s.Apply(0, []Applied{{Index: 1, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}}}))
+	require.NoError(t, s.ApplyPart(0, 0, []Applied{{Index: 1, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}}}))
 	idx, err := s.Checkpoint(dir + "/cp")
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), idx, "the checkpoint includes the unflushed memtable")
+}
+
+// Each log part keeps its own applied index; part 0's is the key a single
+// node always used.
+func TestPartAppliedIndexes(t *testing.T) {
+	s, err := Open(t.TempDir())
+	require.NoError(t, err)
+	defer s.Close()
+	meta := func(i uint64) Applied {
+		return Applied{Index: i, Record: &domain.Record{Events: []domain.Event{{Kind: domain.EvMetaPut, ID: "k", Value: "v"}}}}
+	}
+	require.NoError(t, s.ApplyPart(3, 0, []Applied{meta(1), meta(2)}))
+	require.NoError(t, s.ApplyPart(0, 0, []Applied{meta(1)}))
+	three, err := s.PartAppliedIndex(3)
+	require.NoError(t, err)
+	zero, err := s.AppliedIndex()
+	require.NoError(t, err)
+	require.Equal(t, [2]uint64{2, 1}, [2]uint64{three, zero})
+	v, err := s.get(keyApplied)
+	require.NoError(t, err)
+	require.Len(t, v, 8, "part 0 under the original key")
 }
