@@ -54,6 +54,12 @@ type Config struct {
 	// (Disown) instead of ending the process. Otherwise every part is
 	// owned from the start. Needs OpenLog.
 	Handover bool
+	// GivenUp, if set, is told of a part the engine gave up on its own
+	// (its log fenced or failed) while whoever calls Own may still think
+	// it owns it; cluster.Leaders.Drop, so the node takes it up again if
+	// it still leads. Called with the part's handover lock held: it must
+	// not call Own or Disown itself.
+	GivenUp func(part int)
 	// feedSize overrides maxFeed (tests).
 	feedSize int
 }

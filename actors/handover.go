@@ -76,6 +76,11 @@ func (e *Engine) disown(n int, gen uint64) {
 	stopped := e.stopPart(p)
 	e.given.Add(1)
 	e.cfg.Logger.Info("partition given up", "part", n, "stopped_actors", stopped)
+	if gen != 0 && e.cfg.GivenUp != nil {
+		// Under the lock: an Own the owner calls on hearing this waits
+		// until the part is unowned, so it is not a no-op.
+		e.cfg.GivenUp(n)
+	}
 	if _, _, err := p.reopen(false); err != nil {
 		// The store stays where it is until Own catches it up.
 		e.cfg.Logger.Warn("partition log: cannot follow", "part", n, "err", err)

@@ -25,7 +25,15 @@ func handoverConfig(t *testing.T, stream string) Config {
 // with what the other wrote. Every acknowledged write is in the end state.
 func TestHandoverBetweenEngines(t *testing.T) {
 	ctx := context.Background()
-	a := openEngineWith(t, handoverConfig(t, "engine_handover"))
+	// givenUp[0] and [1]: the parts A and B gave up on their own (GivenUp).
+	var givenUp [2]chan int
+	cfg := func(i int) Config {
+		givenUp[i] = make(chan int, 4)
+		c := handoverConfig(t, "engine_handover")
+		c.GivenUp = func(part int) { givenUp[i] <- part }
+		return c
+	}
+	a := openEngineWith(t, cfg(0))
 	defer a.Close()
 	_, err := a.CreateAccount(ctx, domain.CreateAccount{Name: "Ada"})
 	require.ErrorIs(t, err, ErrNotOwner, "nothing is owned before Own")
@@ -49,7 +57,7 @@ func TestHandoverBetweenEngines(t *testing.T) {
 		write(a, i)
 	}
 
-	b := openEngineWith(t, handoverConfig(t, "engine_handover"))
+	b := openEngineWith(t, cfg(1))
 	defer b.Close()
 	// B follows what A writes, so its store is warm before it owns.
 	write(a, 20)
@@ -73,6 +81,12 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	cancel()
 	require.Error(t, err, "a deposed owner never appends")
 	require.Eventually(t, func() bool { return !a.Parts()[n].Owned }, 5*time.Second, 10*time.Millisecond)
+	select {
+	case p := <-givenUp[0]:
+		require.Equal(t, n, p, "A tells its owner which part it gave up")
+	case <-time.After(5 * time.Second):
+		t.Fatal("A gave the part up without telling GivenUp")
+	}
 	require.True(t, a.Parts()[other].Owned)
 	_, err = a.Exec(ctx, acct, domain.Request{Cmd: contactCmd(12)})
 	require.ErrorIs(t, err, ErrNotOwner)
@@ -104,4 +118,6 @@ func TestHandoverBetweenEngines(t *testing.T) {
 		return len(ps) == 2 && ps[n].Owned && ps[other].Owned && ps[n].Applied == ps[n].Last && ps[n].Last > 0
 	}, 5*time.Second, 10*time.Millisecond, "%+v", a.Parts())
 	require.False(t, b.Parts()[n].Owned)
+	require.Empty(t, givenUp[0], "A gave up once")
+	require.Empty(t, givenUp[1], "Disown is the owner's own call: not reported back")
 }

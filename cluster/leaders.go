@@ -31,23 +31,41 @@ type Change struct {
 
 // Leaders follows which partitions this node's embedded server leads.
 type Leaders struct {
-	srv     *server.Server
+	leader  func(stream string) bool // reads the server's raft state
 	streams []string
 	every   time.Duration
 	leads   []atomic.Bool
+	dropped []atomic.Bool // let go of by the node itself (Drop), not yet applied
 }
 
 // NewLeaders follows partitions 0..partitions-1 on srv (every: poll
 // period, 0 for DefaultPollEvery).
 func NewLeaders(srv *server.Server, partitions int, every time.Duration) *Leaders {
+	return newLeaders(func(stream string) bool { return srv.JetStreamIsStreamLeader(Account, stream) }, partitions, every)
+}
+
+func newLeaders(leader func(stream string) bool, partitions int, every time.Duration) *Leaders {
 	if every <= 0 {
 		every = DefaultPollEvery
 	}
-	l := &Leaders{srv: srv, every: every, streams: make([]string, partitions), leads: make([]atomic.Bool, partitions)}
+	l := &Leaders{leader: leader, every: every, streams: make([]string, partitions),
+		leads: make([]atomic.Bool, partitions), dropped: make([]atomic.Bool, partitions)}
 	for p := range l.streams {
 		l.streams[p] = StreamName(p)
 	}
 	return l
+}
+
+// Drop tells Leaders the node let go of p on its own while its server
+// may still lead p's stream (the engine's append was fenced or its outcome
+// unknown, actors.Config.GivenUp). The next poll applies it as a loss,
+// and, if the server still leads p, as a gain after it: the node takes p
+// up again from the stream's true end instead of answering for a
+// partition it no longer runs. Safe from any goroutine.
+func (l *Leaders) Drop(p int) {
+	if p >= 0 && p < len(l.dropped) {
+		l.dropped[p].Store(true)
+	}
 }
 
 // Leads reports whether this node led p at the last poll.
@@ -88,8 +106,14 @@ func (l *Leaders) Run(ctx context.Context, apply func([]Change) (notTaken []int)
 func (l *Leaders) poll(apply func([]Change) []int) {
 	var lost, gained []Change
 	for p, name := range l.streams {
-		now := l.srv.JetStreamIsStreamLeader(Account, name)
-		switch was := l.leads[p].Load(); {
+		was := l.leads[p].Load()
+		if l.dropped[p].Swap(false) && was {
+			l.leads[p].Store(false)
+			lost = append(lost, Change{Partition: p})
+			was = false
+		}
+		now := l.leader(name)
+		switch {
 		case was && !now:
 			l.leads[p].Store(false) // stop routing here before the node lets go
 			lost = append(lost, Change{Partition: p})

@@ -201,3 +201,52 @@ func TestLeadershipFollowsTheStreams(t *testing.T) {
 	balance(live, 3)
 	t.Logf("%s shut down; survivors balanced 3/3 in %s", c.Nodes[gone].Name(), time.Since(start))
 }
+
+// TestPollChanges steps one Leaders through polls of a scripted raft
+// state: losses come before gains, a gain not taken is offered again, a
+// poll without change calls nothing, and a partition the node dropped on
+// its own is let go and, while its stream still names this node, taken
+// up again in the same poll.
+func TestPollChanges(t *testing.T) {
+	leading := map[string]bool{}
+	l := newLeaders(func(stream string) bool { return leading[stream] }, 3, 0)
+	lead := func(ps ...int) {
+		clear(leading)
+		for _, p := range ps {
+			leading[StreamName(p)] = true
+		}
+	}
+	gain, loss := func(p int) Change { return Change{Partition: p, Leads: true} }, func(p int) Change { return Change{Partition: p} }
+	steps := []struct {
+		name     string
+		leads    []int
+		drop     []int
+		notTaken []int
+		want     []Change // nil: apply is not called
+		led      []int
+	}{
+		{name: "two gained, one not taken", leads: []int{0, 2}, notTaken: []int{2}, want: []Change{gain(0), gain(2)}, led: []int{0}},
+		{name: "the one not taken is offered again", leads: []int{0, 2}, want: []Change{gain(2)}, led: []int{0, 2}},
+		{name: "nothing changed", leads: []int{0, 2}, led: []int{0, 2}},
+		{name: "a loss before a gain", leads: []int{1, 2}, want: []Change{loss(0), gain(1)}, led: []int{1, 2}},
+		{name: "dropped while still leading: let go, then taken up", leads: []int{1, 2}, drop: []int{1}, want: []Change{loss(1), gain(1)}, led: []int{1, 2}},
+		{name: "dropped and no longer leading: one loss", leads: []int{1}, drop: []int{2}, want: []Change{loss(2)}, led: []int{1}},
+		{name: "dropped while not led: nothing", leads: []int{1}, drop: []int{0}, led: []int{1}},
+		{name: "dropped, not taken up again: offered at the next poll", leads: []int{1}, drop: []int{1}, notTaken: []int{1}, want: []Change{loss(1), gain(1)}, led: nil},
+		{name: "then taken", leads: []int{1}, want: []Change{gain(1)}, led: []int{1}},
+	}
+	for _, s := range steps {
+		lead(s.leads...)
+		for _, p := range s.drop {
+			l.Drop(p)
+		}
+		var got []Change
+		l.poll(func(cs []Change) []int {
+			require.NotEmpty(t, cs, s.name)
+			got = cs
+			return s.notTaken
+		})
+		require.Equal(t, s.want, got, s.name)
+		require.Equal(t, s.led, l.Led(), s.name)
+	}
+}

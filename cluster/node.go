@@ -76,8 +76,9 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("cluster: jetstream: %w", err)
 	}
+	leaders := NewLeaders(srv.Server(), ids.Partitions, 0)
 	ecfg := cfg.Engine
-	ecfg.Partitions, ecfg.Handover = ids.Partitions, true
+	ecfg.Partitions, ecfg.Handover, ecfg.GivenUp = ids.Partitions, true, leaders.Drop
 	ecfg.OpenLog = func(p int, opts partlog.Options) (partlog.PartitionLog, error) {
 		return openStream(js, p, opts, cfg.Logger)
 	}
@@ -92,7 +93,7 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		srv.Shutdown()
 		return nil, err
 	}
-	r := &Router{Owner: e, Leaders: NewLeaders(srv.Server(), ids.Partitions, 0),
+	r := &Router{Owner: e, Leaders: leaders,
 		Forwarder: forward.NewForwarder(nc, forward.Config{}),
 		Balancer:  NewBalancer(nc, js, ids.Partitions, srv.Server().JetStreamIsLeader, srv.Server().JetStreamClusterPeers),
 		Logger:    cfg.Logger}
