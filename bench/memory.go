@@ -2,10 +2,6 @@ package bench
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -244,31 +240,13 @@ func settle(fx *FXD, want int64, quiet time.Duration) (memPoint, error) {
 
 // accountsWithKeys creates n accounts named prefix-N, each with one key
 // (scope pay) made here, through the admin HTTP API (what `fxd admin`
-// does, without a process per call).
+// does, without a process per call), memAdminParallel at a time.
 func accountsWithKeys(ctx context.Context, fx *FXD, n int, prefix string, logw io.Writer) ([]Key, error) {
 	keys := make([]Key, n)
 	err := parallel(n, memAdminParallel, prefix+" accounts with a key", logw, func(i int) error {
-		var acct struct {
-			ID string `json:"id"`
-		}
-		b, err := fx.adminDo(ctx, "POST", "/admin/accounts", map[string]any{"name": fmt.Sprintf("%s-%06d", prefix, i)}, time.Minute)
-		if err != nil || json.Unmarshal(b, &acct) != nil {
-			return fmt.Errorf("create account: %v %.200s", err, b)
-		}
-		pub, priv, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			return err
-		}
-		var k struct {
-			KeyID string `json:"key_id"`
-		}
-		b, err = fx.adminDo(ctx, "POST", "/admin/keys", map[string]any{"account": acct.ID, "scopes": []string{"pay"},
-			"public_key": base64.StdEncoding.EncodeToString(pub)}, time.Minute)
-		if err != nil || json.Unmarshal(b, &k) != nil {
-			return fmt.Errorf("create key: %v %.200s", err, b)
-		}
-		keys[i] = Key{ID: k.KeyID, Account: acct.ID, Priv: priv}
-		return nil
+		k, err := accountWithKey(ctx, fx, fmt.Sprintf("%s-%06d", prefix, i))
+		keys[i] = k
+		return err
 	})
 	return keys, err
 }

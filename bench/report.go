@@ -39,6 +39,7 @@ type Report struct {
 	FX       *QuotePhase   `json:"fx_quotes,omitempty"`
 	Ledger   *LedgerPhase  `json:"ledger,omitempty"`
 	Webhooks *WebhookPhase `json:"webhooks,omitempty"`
+	Cluster  *ClusterPhase `json:"cluster,omitempty"`
 	Profiles []Profile     `json:"profiles,omitempty"`
 	// WritesBaseline is the last saved durable write result this run's
 	// is reported against.
@@ -69,6 +70,7 @@ type Settings struct {
 	AcceptRate    int     `json:"accept_rate_per_s"`
 	QuoteInFlight int     `json:"quote_max_in_flight"`
 	Only          string  `json:"only,omitempty"`
+	ClusterNodes  int     `json:"cluster_nodes,omitempty"`
 	// The ledger phase (absent: not run).
 	LedgerRows     int `json:"ledger_rows,omitempty"`
 	LedgerListRows int `json:"ledger_list_rows,omitempty"`
@@ -291,6 +293,9 @@ func (rep *Report) BuildRows() {
 	}
 	if w := rep.Webhooks; w != nil {
 		rows = append(rows, webhookRows(w, rep.WritesBaseline)...)
+	}
+	if c := rep.Cluster; c != nil {
+		rows = append(rows, clusterRows(c)...) // clusterrows.go
 	}
 	if fx := rep.FX; fx != nil {
 		rows = append(rows, quoteRows(fx, rep.Settings)...) // quoterounds.go

@@ -54,6 +54,7 @@ const (
 	OnlyWebhooks = "webhooks"
 	OnlyWal      = "wal"
 	OnlyMemory   = "memory"
+	OnlyCluster  = "cluster"
 )
 
 // Config configures Run.
@@ -142,6 +143,11 @@ type Config struct {
 	LedgerConns    int
 	LedgerWorkers  int
 	LedgerPprofDir string
+
+	// ClusterNodes is the cluster phase's node count (cluster.go; 0
+	// skips the phase): that many `fxd serve --cluster-*` on this
+	// machine against a single node, in alternating write rounds.
+	ClusterNodes int
 }
 
 // DefaultConfig returns the full run's settings, or the smoke test's.
@@ -154,6 +160,7 @@ func DefaultConfig(quick bool) Config {
 		LedgerRows: defaultLedgerRows, LedgerListRows: defaultLedgerListRows, LedgerRequests: defaultLedgerRequests,
 		LedgerConns: defaultLedgerConns, LedgerWorkers: defaultLedgerWorkers,
 		WebhookRate: defaultWebhookRate, WebhookDrain: defaultWebhookDrain, WebhookDeadPile: defaultWebhookDeadPile, WebhookWrites: true,
+		ClusterNodes: defaultClusterNodes,
 	}
 	if quick {
 		c.Warmup, c.Duration, c.Rounds = 500*time.Millisecond, 2*time.Second, 1
@@ -182,9 +189,15 @@ func Run(cfg Config) (*Report, error) {
 		cfg.QuoteInFlight = defaultQuoteInFlight
 	}
 	switch cfg.Only {
-	case OnlyAll, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory:
+	case OnlyAll, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory, OnlyCluster:
 	default:
-		return nil, fmt.Errorf("bench: unknown -only %q (want %q, %q, %q, %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory)
+		return nil, fmt.Errorf("bench: unknown -only %q (want %q, %q, %q, %q, %q or %q)", cfg.Only, OnlyQuotes, OnlyLedger, OnlyWebhooks, OnlyWal, OnlyMemory, OnlyCluster)
+	}
+	if cfg.Only == OnlyCluster && cfg.ClusterNodes <= 0 {
+		return nil, errors.New("bench: -only cluster with -cluster-nodes 0")
+	}
+	if cfg.ClusterNodes != 0 && cfg.ClusterNodes < 3 {
+		return nil, fmt.Errorf("bench: -cluster-nodes %d: 0 (skip) or at least 3 (streams keep three replicas)", cfg.ClusterNodes)
 	}
 	if cfg.Only == OnlyMemory && cfg.MemAccounts <= 0 {
 		return nil, errors.New("bench: -only memory with -mem-accounts 0")
@@ -218,14 +231,17 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.Only == OnlyLedger && cfg.LedgerRows <= 0 {
 		return nil, errors.New("bench: -only ledger with -ledger-rows 0")
 	}
-	if cfg.Only == OnlyQuotes || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory || cfg.Only == OnlyCluster {
 		cfg.LedgerRows = 0 // not run: not reported in the settings
 	}
-	if cfg.Only == OnlyQuotes || cfg.Only == OnlyLedger || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
+	if cfg.Only == OnlyQuotes || cfg.Only == OnlyLedger || cfg.Only == OnlyWal || cfg.Only == OnlyMemory || cfg.Only == OnlyCluster {
 		cfg.WebhookRate = 0
 	}
-	if cfg.Only == OnlyLedger || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory {
+	if cfg.Only == OnlyLedger || cfg.Only == OnlyWebhooks || cfg.Only == OnlyWal || cfg.Only == OnlyMemory || cfg.Only == OnlyCluster {
 		cfg.QuoteRate, cfg.AcceptRate = 0, 0
+	}
+	if cfg.Only != OnlyAll && cfg.Only != OnlyCluster {
+		cfg.ClusterNodes = 0
 	}
 	logw := cfg.Log
 	if logw == nil {
@@ -238,7 +254,7 @@ func Run(cfg Config) (*Report, error) {
 			Rounds: max(cfg.Rounds, 1), WarmupS: cfg.Warmup.Seconds(), DurationS: cfg.Duration.Seconds(), WALGoroutines: cfg.WALGoroutines,
 			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts, MemIdle: cfg.MemIdleAccounts,
 			FloorProcess: cfg.FloorExe != "", Bin: cfg.Bin, QuoteRate: cfg.QuoteRate, AcceptRate: cfg.AcceptRate,
-			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only},
+			QuoteInFlight: cfg.QuoteInFlight, Only: cfg.Only, ClusterNodes: cfg.ClusterNodes},
 		WritesBaseline: cfg.Baseline,
 	}
 	if cfg.WebhookRate > 0 {
@@ -436,8 +452,28 @@ func Run(cfg Config) (*Report, error) {
 			fail("memory", err)
 		}
 	}
+	// The cluster against a single node, on data dirs and servers of its
+	// own; writeRate (the single node's, measured before; 0 if not) sizes
+	// its keys.
+	clusterPhase := func(writeRate float64) {
+		if cfg.ClusterNodes <= 0 {
+			return
+		}
+		dir := filepath.Join(tmp, "cluster")
+		if !cfg.KeepData {
+			defer os.RemoveAll(dir)
+		}
+		rep.Cluster = &ClusterPhase{}
+		if err := runClusterPhase(context.Background(), cfg, dir, writeRate, rep.Cluster, logw); err != nil {
+			fail("cluster", err)
+		}
+	}
 	if cfg.Only == OnlyWal {
 		walPhase()
+		return rep, nil
+	}
+	if cfg.Only == OnlyCluster {
+		clusterPhase(0)
 		return rep, nil
 	}
 	if cfg.Only == OnlyMemory {
@@ -652,6 +688,7 @@ func Run(cfg Config) (*Report, error) {
 		memoryPhase()
 		ledgerPhase()
 		webhookPhase(false)
+		clusterPhase(writeRate(rep.FXDWrites))
 		quotePhase(nil)
 		return rep, nil
 	}
@@ -669,12 +706,23 @@ func Run(cfg Config) (*Report, error) {
 	// writes were measured above).
 	time.Sleep(3 * time.Second)
 	webhookPhase(rep.FXDWrites == nil)
+	// 12. The cluster against a single node in the same minutes.
+	time.Sleep(3 * time.Second)
+	clusterPhase(writeRate(rep.FXDWrites))
 	// The quote path runs on a fresh server, as with -only quotes: the
 	// phases before leave thousands of accounts, keys and a full replay
 	// cache behind, and processes of their own still winding down.
 	time.Sleep(3 * time.Second)
 	quotePhase(nil)
 	return rep, nil
+}
+
+// writeRate is r's rate, 0 for none.
+func writeRate(r *LoadResult) float64 {
+	if r == nil {
+		return 0
+	}
+	return r.Rate
 }
 
 // busy reports whether a 1-minute load average ("a b c") exceeds the CPUs.

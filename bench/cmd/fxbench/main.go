@@ -54,7 +54,7 @@ func main() {
 	acceptRate := flag.Int("accept-rate", -1, "quote accepts offered per second, open loop (default 100, -quick 20; 0 skips them)")
 	quoteInFlight := flag.Int("quote-inflight", 0, "most FX requests waiting for their time or in flight (default 256)")
 	quotePprof := flag.String("quote-pprof", "", "save a CPU profile of fxd (admin pprof) over the quote window into this directory")
-	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd), ledger (the ledger phase), webhooks (the webhook delivery phase on a fresh fxd) wal (the in-process log writer) or memory (the memory phase on a fresh fxd)")
+	only := flag.String("only", "", "run only these phases: quotes (the FX quote phase on a fresh fxd), ledger (the ledger phase), webhooks (the webhook delivery phase on a fresh fxd) wal (the in-process log writer), memory (the memory phase on a fresh fxd) or cluster (the cluster phase)")
 	webhookRate := flag.Int("webhook-rate", -1, "webhook phase: POST /webhooks/{id}/test offered per second, open loop (default 2000, -quick 500; 0 skips the phase)")
 	webhookDrain := flag.Int("webhook-drain", -1, "webhook phase: tests in the backlog drained after the open loop (default 10000, -quick 2000; 0 skips the drain)")
 	webhookDead := flag.Int("webhook-dead-pending", -1, "webhook phase: tests left pending on the dead endpoint (default 200, -quick 50)")
@@ -68,6 +68,7 @@ func main() {
 	ledgerConns := flag.Int("ledger-conns", 0, "ledger phase: concurrency of the concurrent list runs (default 4)")
 	ledgerWorkers := flag.Int("ledger-workers", 0, "ledger phase: goroutines creating transfers in-process (default 256)")
 	ledgerPprof := flag.String("ledger-pprof", "", "ledger phase: save CPU profiles of fxd (admin pprof) over a repeated export and list run into this directory")
+	clusterNodes := flag.Int("cluster-nodes", -1, "cluster phase: `fxd serve --cluster-*` nodes on this machine against a single node (default 3; 0 skips the phase)")
 	flag.Parse()
 
 	if *floorServe != "" {
@@ -132,6 +133,9 @@ func main() {
 		cfg.LedgerWorkers = *ledgerWorkers
 	}
 	cfg.LedgerPprofDir = *ledgerPprof
+	if *clusterNodes >= 0 {
+		cfg.ClusterNodes = *clusterNodes
+	}
 	if *webhookRate >= 0 {
 		cfg.WebhookRate = *webhookRate
 	}

@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The cluster phase (DESIGN.md, "Beyond one machine"): three `fxd serve
+// --cluster-*` nodes on this machine beside one single node, durable
+// writes (POST /contacts) in alternating rounds through the node that
+// leads the written accounts, the CPU each node spends per acknowledged
+// write, the same cluster under CPU quotas summing to this machine, and a
+// kill -9 of the leader.
+
+// defaultClusterNodes is the cluster's size: the streams' three replicas.
+const defaultClusterNodes = 3
+
+// ClusterPhase is the cluster phase's outcome.
+type ClusterPhase struct {
+	Nodes          int   `json:"nodes"`
+	OwnedAtStart   []int `json:"partitions_owned_at_start"`
+	KeysSingle     int   `json:"keys_single"`
+	KeysLeader     int   `json:"keys_leader"`
+	KeysOtherNodes int   `json:"keys_each_other_node"`
+	// Single is the single node's write rounds; Cluster the cluster's,
+	// every account led by node 0, entered there (its ServerCPUUs is the
+	// leader's).
+	Single  *LoadResult `json:"single_writes,omitempty"`
+	Cluster *LoadResult `json:"cluster_writes,omitempty"`
+	// CPU per acknowledged write of the cluster's rounds, in µs: the
+	// leader's, each follower's, and all three's.
+	LeaderCPUUs   float64   `json:"leader_cpu_us_per_write"`
+	FollowerCPUUs []float64 `json:"follower_cpu_us_per_write"`
+	ClusterCPUUs  float64   `json:"cluster_cpu_us_per_write"`
+	// Projected is the capacity of Nodes machines like this one running
+	// the cluster (leadership spread evenly: each write costs one leader's
+	// and Nodes-1 followers' CPU) over one machine running a single node,
+	// if CPU is what runs out: Nodes × single CPU per write / cluster CPU
+	// per write.
+	Projected float64   `json:"projected_capacity_vs_single"`
+	Quota     *QuotaRun `json:"quota,omitempty"`
+	Failover  *Failover `json:"failover,omitempty"`
+	Notes     []string  `json:"notes,omitempty"`
+}
+
+// QuotaRun is the cluster under per-node CPU quotas that sum to this
+// machine's cores, written through every node at once (each node's own
+// accounts), against the single node's rate on the whole machine.
+type QuotaRun struct {
+	CoresEach  float64   `json:"cores_each"`
+	Rates      []float64 `json:"rates_per_node"`
+	Rate       float64   `json:"rate_per_s"`
+	CPUUs      float64   `json:"cluster_cpu_us_per_write"`
+	Valid      bool      `json:"valid"`
+	SingleRate float64   `json:"single_rate_per_s"`
+	Skipped    string    `json:"skipped,omitempty"` // why it did not run
+}
+
+// runClusterPhase runs the phase in dir; estRate is the single node's
+// write rate measured earlier in the run (0: unknown), which sizes the
+// keys.
+func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float64, cp *ClusterPhase, logw io.Writer) error {
+	say := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	if estRate <= 0 {
+		estRate = fallbackRatePerSec
+	}
+	rounds := max(cfg.Rounds, 1)
+	roundWin := cfg.Duration / time.Duration(rounds)
+	keysFor := func(rate float64, d time.Duration) int {
+		return min(cfg.MaxKeys, int(math.Ceil(rate*d.Seconds()*provisionMargin/writeBudget)))
+	}
+	cp.Nodes = cfg.ClusterNodes
+	cp.KeysSingle = keysFor(estRate, time.Duration(rounds)*cfg.Warmup+cfg.Duration)
+	cp.KeysLeader = keysFor(estRate, time.Duration(rounds+1)*cfg.Warmup+cfg.Duration+roundWin)
+	cp.KeysOtherNodes = keysFor(estRate/float64(cp.Nodes), cfg.Warmup+roundWin)
+
+	say("== cluster: a single node and %d cluster nodes", cp.Nodes)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	single, err := StartFXD(cfg.Bin, filepath.Join(dir, "data-single"), filepath.Join(dir, "fxd-single.log"))
+	if err != nil {
+		return fmt.Errorf("start single node: %w", err)
+	}
+	defer func() { _ = single.Kill() }()
+	singleKeys, err := accountsWithKeys(ctx, single, cp.KeysSingle, "single", logw)
+	if err != nil {
+		return fmt.Errorf("single node keys: %w", err)
+	}
+	nodes, err := startCluster(cfg.Bin, dir, cp.Nodes)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, nd := range nodes {
+			_ = nd.Kill()
+		}
+	}()
+	if cp.OwnedAtStart, err = awaitBalanced(nodes); err != nil {
+		return err
+	}
+	say("  partitions owned: %v", cp.OwnedAtStart)
+	nodeKeys := make([]*KeySet, len(nodes))
+	for i, nd := range nodes {
+		n := cp.KeysOtherNodes
+		if i == 0 {
+			n = cp.KeysLeader
+		}
+		keys, err := accountsWithKeys(ctx, nd.FXD, n, nd.Name, logw)
+		if err != nil {
+			return fmt.Errorf("keys on %s: %w", nd.Name, err)
+		}
+		nodeKeys[i] = NewKeySet(keys, writeBudget)
+	}
+	if err := clusterRounds(cfg, single, NewKeySet(singleKeys, writeBudget), nodes, nodeKeys[0], cp, say); err != nil {
+		return err
+	}
+	cp.Quota = quotaRun(cfg, nodes, nodeKeys, say)
+	if cp.Single != nil {
+		cp.Quota.SingleRate = cp.Single.Rate
+	}
+	say("== cluster: failover, kill -9 of %s while every partition it leads is written through %s", nodes[0].Name, nodes[1].Name)
+	if cp.Failover, err = runFailover(ctx, nodes[0], nodes[1], logw); err != nil {
+		return fmt.Errorf("failover: %w", err)
+	}
+	say("  unavailable per partition: median %.2fs, max %.2fs over %d partitions", cp.Failover.MedianS, cp.Failover.MaxS, cp.Failover.Partitions)
+	return nil
+}
+
+// clusterRounds alternates the single node's write rounds with the
+// cluster's (through the leader, nodes[0]) and derives CPU per write.
+func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPhase, say func(string, ...any)) error {
+	rounds := max(cfg.Rounds, 1)
+	followerCPU := make([]time.Duration, len(nodes)-1)
+	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cfg.Conns,
+		Warmup: cfg.Warmup, Duration: cfg.Duration / time.Duration(rounds), Gen: cfg.Gen, Progress: cfg.Log}
+	singleLoad, clusterLoad := base, base
+	singleLoad.Name, singleLoad.Addr, singleLoad.Keys, singleLoad.ServerPID = "single-writes", single.Addr(), singleKeys, single.PID()
+	clusterLoad.Name, clusterLoad.Addr, clusterLoad.Keys, clusterLoad.ServerPID = "cluster-writes", nodes[0].Addr(), leaderKeys, nodes[0].PID()
+	clusterLoad.OnWindow = func() func() {
+		at := followersCPU(nodes[1:])
+		return func() {
+			for i, d := range followersCPU(nodes[1:]) {
+				followerCPU[i] += d - at[i]
+			}
+		}
+	}
+	var singles, clusters []*LoadResult
+	for i := range rounds {
+		order := []Load{singleLoad, clusterLoad}
+		if i%2 == 1 {
+			order = []Load{clusterLoad, singleLoad}
+		}
+		for _, l := range order {
+			l.Name = fmt.Sprintf("%s#%d", l.Name, i+1)
+			say("== %s: %d conns, %v + %v", l.Name, l.Conns, l.Warmup, l.Duration)
+			r, err := RunLoad(l)
+			if err != nil {
+				return err
+			}
+			if l.Addr == single.Addr() {
+				singles = append(singles, r)
+			} else {
+				clusters = append(clusters, r)
+			}
+		}
+	}
+	cp.Single, cp.Cluster = MergeResults(singles...), MergeResults(clusters...)
+	if cp.Cluster.OK == 0 || cp.Cluster.serverCPU < 0 {
+		return errors.New("the cluster acknowledged no write, or its CPU is unknown")
+	}
+	cp.LeaderCPUUs = cp.Cluster.ServerCPUUs
+	cp.ClusterCPUUs = cp.LeaderCPUUs
+	for _, d := range followerCPU {
+		us := d.Seconds() * 1e6 / float64(cp.Cluster.OK)
+		cp.FollowerCPUUs = append(cp.FollowerCPUUs, us)
+		cp.ClusterCPUUs += us
+	}
+	if cp.Single.ServerCPUUs > 0 {
+		cp.Projected = float64(len(nodes)) * cp.Single.ServerCPUUs / cp.ClusterCPUUs
+	}
+	return nil
+}
+
+// followersCPU reads each node's CPU time so far (0 where unreadable).
+func followersCPU(nodes []*clusterNode) []time.Duration {
+	out := make([]time.Duration, len(nodes))
+	for i, nd := range nodes {
+		out[i], _ = procCPU(nd.PID())
+	}
+	return out
+}
