@@ -35,6 +35,9 @@
 //
 // Reads go to the stream's leader (GetMsg without AllowDirect): a direct
 // get may be answered by a follower that lags and miss an acknowledged
-// entry. Every read verifies frames, headers and the chain; a break is
-// ErrCorrupt, never skipped.
+// entry. A follower (Options.Follow) first looks among the last messages
+// its ordered consumer delivered (a consumer delivers only what the
+// stream stored, in order), so a warm follower's applier asks the leader
+// for nothing. Every read verifies frames, headers and the chain; a break
+// is ErrCorrupt, never skipped.
 package jslog

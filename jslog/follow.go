@@ -1,11 +1,8 @@
 package jslog
 
 import (
-	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fxd-labs/fxd/partlog"
@@ -15,12 +12,13 @@ import (
 var ErrFollower = partlog.ErrFollower
 
 // follow is the goroutine of a log opened with Options.Follow, in place of
-// the writer: an ordered consumer delivers the headers of every message
-// after the last one the log knows (Open's read, then each followed), and
-// each moves LastIndex to the message's last index and signals Committed. The reader then scans, and Scan reads
-// and verifies the frames from the stream's leader as for any log; the
-// headers only say how far to read. It ends when the log is closed; a
-// consumer that cannot be made yet is asked for again.
+// the writer: an ordered consumer delivers every message after the last
+// one the log knows (Open's read, then each followed); each is decoded
+// into the log's recent messages, where Scan finds it without asking the
+// stream's leader, and moves LastIndex to its last index and signals
+// Committed. Scan verifies the frames and the chain as for any log. It
+// ends when the log is closed; a consumer that cannot be made yet is
+// asked for again.
 func (l *Log) follow() {
 	defer close(l.stopped)
 	for l.ctx.Err() == nil {
@@ -28,7 +26,6 @@ func (l *Log) follow() {
 		cons, err := l.stream.OrderedConsumer(l.ctx, jetstream.OrderedConsumerConfig{
 			DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 			OptStartSeq:   start,
-			HeadersOnly:   true,
 		})
 		var cc jetstream.ConsumeContext
 		if err == nil {
@@ -36,7 +33,7 @@ func (l *Log) follow() {
 				if err := l.followed(msg); err != nil {
 					l.opts.Logf("jslog: follow stream=%s: %s", l.cfg.Stream, err)
 				}
-			})
+			}, jetstream.PullMaxBytes(followPullBytes))
 		}
 		if err == nil {
 			<-l.ctx.Done()
@@ -53,28 +50,33 @@ func (l *Log) follow() {
 	}
 }
 
-// followRetry is the pause before a follower asks for its consumer again.
-const followRetry = time.Second
+const (
+	// followRetry is the pause before a follower asks for its consumer
+	// again.
+	followRetry = time.Second
+	// followPullBytes bounds the message data a follower's consumer asks
+	// for at a time (nats.go buffers up to that much).
+	followPullBytes = 4 << 20
+)
 
-// followed moves LastIndex to the end of the message msg announces.
+// followed keeps msg among the recent messages and moves LastIndex to its
+// end. A message that does not decode is not kept: Scan reads it from the
+// leader and reports what is wrong with it.
 func (l *Log) followed(msg jetstream.Msg) error {
 	md, err := msg.Metadata()
 	if err != nil {
 		return err
 	}
-	// A headers-only delivery says the data's size in Nats-Msg-Size.
-	size, err := strconv.Atoi(msg.Headers().Get(nats.MsgSize))
-	if err != nil {
-		return fmt.Errorf("%w: message %d: header %s is %q", ErrCorrupt, md.Sequence.Stream, nats.MsgSize, msg.Headers().Get(nats.MsgSize))
-	}
-	first, count, err := parseRange(msg.Headers(), md.Sequence.Stream, size)
+	m, err := decodeMessage(&jetstream.RawStreamMsg{Subject: msg.Subject(), Sequence: md.Sequence.Stream,
+		Header: msg.Headers(), Data: msg.Data()}, l.cfg.Subject)
 	if err != nil {
 		return err
 	}
+	l.recent.put(m)
 	// Only forward: a redelivery after the consumer was recreated says
 	// nothing new. A gap is Scan's to find (it verifies the chain).
-	if last := first + uint64(count) - 1; last > l.LastIndex() {
-		l.durable.Store(&position{index: last, seq: md.Sequence.Stream})
+	if last := m.last(); last > l.LastIndex() {
+		l.durable.Store(&position{index: last, seq: m.seq})
 		select {
 		case l.committed <- struct{}{}:
 		default:

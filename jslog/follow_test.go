@@ -67,6 +67,26 @@ func TestFollow(t *testing.T) {
 			require.Equal(t, "before-0", got[0])
 			require.Equal(t, "after-199", got[204])
 			require.Equal(t, "last", got[205])
+
+			// What the follower followed it reads from memory, not from
+			// the stream's leader: with the stream purged behind its back,
+			// the newest entry still scans (the message before it, read
+			// for the chain's link, was followed too); the first,
+			// from before it followed, is read from the leader, which no
+			// longer has it.
+			_, err = w.Append([]byte("final"))
+			require.NoError(t, err)
+			require.Eventually(t, func() bool { return f.LastIndex() == 207 }, 10*time.Second, time.Millisecond)
+			s, err := wjs.Stream(ctx, cfg.Stream)
+			require.NoError(t, err)
+			require.NoError(t, s.Purge(ctx))
+			got = got[:0]
+			require.NoError(t, f.Scan(207, func(index uint64, payload []byte) error {
+				got = append(got, string(payload))
+				return nil
+			}))
+			require.Equal(t, []string{"final"}, got)
+			require.Error(t, f.Scan(1, func(uint64, []byte) error { return nil }))
 			require.NoError(t, f.Close())
 			require.ErrorIs(t, f.Close(), jslog.ErrClosed)
 		})

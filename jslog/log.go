@@ -48,6 +48,7 @@ type Log struct {
 	front     atomic.Pointer[position] // FirstIndex and its message; moved by TruncateFront
 	durable   atomic.Pointer[position] // LastIndex and its message; moved by the writer
 	committed chan struct{}            // 1-buffered; signalled after each durable batch
+	recent    recent                   // a follower's last delivered messages (recent.go)
 
 	q             groupcommit.Queue[struct{}] // appends waiting for the writer (writer.go)
 	maxBatchBytes int                         // frame bytes per message

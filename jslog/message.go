@@ -33,6 +33,7 @@ type message struct {
 	seq    uint64
 	first  uint64
 	frames []wal.Frame // Payloads alias the message's data
+	size   int         // the data's length
 }
 
 func (m *message) last() uint64      { return m.first + uint64(len(m.frames)) - 1 }
@@ -87,7 +88,7 @@ func decodeMessage(raw *jetstream.RawStreamMsg, subject string) (*message, error
 	if err != nil {
 		return nil, err
 	}
-	m := &message{seq: raw.Sequence, first: first, frames: make([]wal.Frame, 0, count)}
+	m := &message{seq: raw.Sequence, first: first, frames: make([]wal.Frame, 0, count), size: len(raw.Data)}
 	rest := raw.Data
 	for len(rest) > 0 {
 		index := first + uint64(len(m.frames))

@@ -102,10 +102,13 @@ func linked(m *message, next uint64, prevCRC uint32, chained bool) error {
 
 // locate returns the sequence and first index of the message in lo..hi
 // holding index, which lies in that range of messages: the last message
-// whose first index is at most index. It probes the last message first
-// (a tailing reader's case), then searches, reading one message's
-// headers per probe.
+// whose first index is at most index. A follower's recent messages
+// answer first; then it probes the last message (a tailing reader's
+// case), then searches, reading one message's headers per probe.
 func (l *Log) locate(ctx context.Context, index, lo, hi uint64) (uint64, uint64, error) {
+	if m := l.recent.holding(index); m != nil && m.seq >= lo && m.seq <= hi {
+		return m.seq, m.first, nil
+	}
 	first, err := l.firstIndexAt(ctx, hi)
 	if err != nil {
 		return 0, 0, err
@@ -137,6 +140,9 @@ func (l *Log) locate(ctx context.Context, index, lo, hi uint64) (uint64, uint64,
 // firstIndexAt reads the first index a message claims (headers only; the
 // frames are verified when the message is read for its entries).
 func (l *Log) firstIndexAt(ctx context.Context, seq uint64) (uint64, error) {
+	if m := l.recent.get(seq); m != nil {
+		return m.first, nil
+	}
 	raw, err := l.getMsg(ctx, seq)
 	if err != nil {
 		return 0, err
@@ -145,8 +151,13 @@ func (l *Log) firstIndexAt(ctx context.Context, seq uint64) (uint64, error) {
 	return first, err
 }
 
-// readMessage reads and verifies the message at seq.
+// readMessage reads and verifies the message at seq: a follower's from its
+// recent messages if held (verified as they were delivered), otherwise
+// from the stream's leader.
 func (l *Log) readMessage(ctx context.Context, seq uint64) (*message, error) {
+	if m := l.recent.get(seq); m != nil {
+		return m, nil
+	}
 	raw, err := l.getMsg(ctx, seq)
 	if err != nil {
 		return nil, err
