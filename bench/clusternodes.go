@@ -139,4 +139,3 @@ func accountWithKey(ctx context.Context, fx *FXD, name string) (Key, error) {
 	}
 	return Key{ID: k.KeyID, Account: acct.ID, Priv: priv}, nil
 }
-

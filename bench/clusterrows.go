@@ -28,7 +28,7 @@ func clusterRows(c *ClusterPhase) []Row {
 			res = "INVALID"
 		}
 		rows = append(rows, Row{Name: fmt.Sprintf("cluster: projected %d-machine capacity / single node", c.Nodes),
-			Value: fmt.Sprintf("%.2f×", c.Projected),
+			Value:  fmt.Sprintf("%.2f×", c.Projected),
 			Detail: fmt.Sprintf("%d × single CPU per write / cluster CPU per write: leadership spread evenly, CPU the limit (not disk or network)", c.Nodes),
 			Target: fmt.Sprintf("≥ %.1f×", projectedTarget), Result: res})
 	}
