@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,6 +23,11 @@ type Placement struct {
 	Stream   string
 	Leader   string
 	Eligible []string // current, online replicas other than the leader
+	// Peers are every node holding a replica, the leader included;
+	// Settled says the stream has its configured replicas, each current
+	// and online (no move under way, none catching up).
+	Peers   []string
+	Settled bool
 }
 
 // Move asks Stream's leader to hand over to To.
@@ -138,13 +142,24 @@ func (b *Balancer) Round(ctx context.Context) ([]Move, error) {
 		}
 		ps = append(ps, pl)
 	}
-	moves := plan(ps, b.nodes())
+	nodes := b.nodes()
+	moves := plan(ps, nodes)
 	if len(moves) > MaxMovesPerRound {
 		moves = moves[:MaxMovesPerRound]
 	}
 	for _, m := range moves {
 		if err := b.stepDown(ctx, m); err != nil {
 			return nil, err
+		}
+	}
+	if len(moves) == 0 {
+		// Leadership is even over where the replicas are; even out the
+		// replicas themselves (a node added to the cluster holds none).
+		if ev, ok := planSpread(ps, nodes); ok {
+			if err := b.evacuate(ctx, ev); err != nil {
+				return nil, err
+			}
+			moves = append(moves, Move{Stream: ev.Stream, To: "(replica moves off " + ev.Peer + ")"})
 		}
 	}
 	return moves, nil
@@ -167,11 +182,16 @@ func (b *Balancer) placement(ctx context.Context, stream string) (Placement, err
 		return pl, nil
 	}
 	pl.Leader = info.Cluster.Leader
+	if pl.Leader != "" {
+		pl.Peers = append(pl.Peers, pl.Leader)
+	}
 	for _, r := range info.Cluster.Replicas {
+		pl.Peers = append(pl.Peers, r.Name)
 		if r.Current && !r.Offline && !r.Pending {
 			pl.Eligible = append(pl.Eligible, r.Name)
 		}
 	}
+	pl.Settled = pl.Leader != "" && len(pl.Peers) == info.Config.Replicas && len(pl.Eligible) == len(pl.Peers)-1
 	return pl, nil
 }
 
@@ -192,21 +212,5 @@ func (b *Balancer) stepDown(ctx context.Context, m Move) error {
 	if err != nil {
 		return fmt.Errorf("cluster: step down %s to %s: %w", m.Stream, m.To, err)
 	}
-	var resp struct {
-		Success bool `json:"success"`
-		Error   *struct {
-			Description string `json:"description"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(msg.Data, &resp); err != nil {
-		return fmt.Errorf("cluster: step down %s: answer: %w", m.Stream, err)
-	}
-	if !resp.Success {
-		desc := "refused"
-		if resp.Error != nil {
-			desc = resp.Error.Description
-		}
-		return fmt.Errorf("cluster: step down %s to %s: %w", m.Stream, m.To, errors.New(desc))
-	}
-	return nil
+	return apiAnswer(msg.Data, fmt.Sprintf("step down %s to %s", m.Stream, m.To))
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -38,21 +37,5 @@ func (n *Node) RemovePeer(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("cluster: remove peer %s: %w", name, err)
 	}
-	var resp struct {
-		Success bool `json:"success"`
-		Error   *struct {
-			Code        int    `json:"code"`
-			Description string `json:"description"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(msg.Data, &resp); err != nil {
-		return fmt.Errorf("cluster: remove peer %s: answer %q: %w", name, msg.Data, err)
-	}
-	if resp.Error != nil {
-		return fmt.Errorf("cluster: remove peer %s: %d %s", name, resp.Error.Code, resp.Error.Description)
-	}
-	if !resp.Success {
-		return errors.New("cluster: remove peer " + name + ": not done")
-	}
-	return nil
+	return apiAnswer(msg.Data, "remove peer "+name)
 }

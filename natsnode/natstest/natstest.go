@@ -31,6 +31,8 @@ func StartNode(dir, name string, logf func(string, ...any)) (*natsnode.Node, err
 // Cluster is n nodes routed to each other.
 type Cluster struct {
 	Nodes []*natsnode.Node
+	dir   string
+	logf  func(string, ...any)
 }
 
 // StartCluster starts n nodes named n0, n1, ... storing under dir/<name>,
@@ -50,7 +52,7 @@ func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 	for i, p := range ports {
 		peers[i] = fmt.Sprintf("nats://127.0.0.1:%d", p)
 	}
-	c := &Cluster{}
+	c := &Cluster{dir: dir, logf: logf}
 	for i := range n {
 		name := fmt.Sprintf("n%d", i)
 		node, err := natsnode.Start(natsnode.Config{
@@ -72,6 +74,30 @@ func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 		return nil, err
 	}
 	return c, nil
+}
+
+// Add starts one more node, named n<k> after the k nodes started before
+// (a node added to a running cluster), routed to the others, and waits
+// until the meta leader counts it.
+func (c *Cluster) Add() (*natsnode.Node, error) {
+	ports, err := freePorts(1)
+	if err != nil {
+		return nil, fmt.Errorf("natstest: cluster port: %w", err)
+	}
+	peers := []string{fmt.Sprintf("nats://127.0.0.1:%d", ports[0])}
+	for _, n := range c.Nodes {
+		if n.Server().Running() {
+			peers = append(peers, n.ClusterURL())
+		}
+	}
+	name := fmt.Sprintf("n%d", len(c.Nodes))
+	node, err := natsnode.Start(natsnode.Config{Name: name, StoreDir: filepath.Join(c.dir, name), ClusterName: "fxdtest",
+		ClusterListen: fmt.Sprintf("127.0.0.1:%d", ports[0]), Peers: peers, Logf: c.logf})
+	if err != nil {
+		return nil, fmt.Errorf("natstest: add %s: %w", name, err)
+	}
+	c.Nodes = append(c.Nodes, node)
+	return node, c.WaitReady(ReadyTimeout)
 }
 
 // WaitReady polls until a running node is the JetStream meta leader and
