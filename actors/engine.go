@@ -99,7 +99,8 @@ type Engine struct {
 	hooks [domain.NumKinds][]func(id string, events []domain.Event)
 
 	ready  atomic.Bool
-	backup backupGuard // one backup at a time; pins the log while it copies (backup.go)
+	epoch  atomic.Int64 // the passivation sweeper's ticks (passivate.go)
+	backup backupGuard  // one backup at a time; pins the log while it copies (backup.go)
 	// taken and given count parts taken up and given up (handover.go).
 	taken, given atomic.Uint64
 
@@ -199,6 +200,7 @@ func (e *Engine) Recover() error {
 	for _, p := range e.parts {
 		p.startApplier()
 	}
+	e.startSweeper()
 	e.ready.Store(true)
 	return nil
 }

@@ -246,8 +246,8 @@ func TestPassivationKeepsState(t *testing.T) {
 }
 
 // TestPassivationRetriesWhenBusy: an actor with a message on its way when
-// its idle timer fires stays, and passivates at a later timeout once it is
-// idle (the timer fires once per arming).
+// the sweeper finds it idle stays, and passivates at a later sweep once it
+// is idle (the sweeper asks again a period later).
 func TestPassivationRetriesWhenBusy(t *testing.T) {
 	e := openEngineWith(t, Config{DataDir: t.TempDir(), PassivateAfter: 30 * time.Millisecond, SyncEvery: 20 * time.Millisecond})
 	defer e.Close()
@@ -262,7 +262,7 @@ func TestPassivationRetriesWhenBusy(t *testing.T) {
 	require.Equal(t, 1, e.ActiveAccounts(), "a busy actor stays")
 	atomic.AddInt64(&en.inflight, -1)
 	require.Eventually(t, func() bool { return e.ActiveAccounts() == 0 }, 5*time.Second, 10*time.Millisecond,
-		"passivates at a later timeout")
+		"passivates at a later sweep")
 }
 
 func TestBindChainRefusesAnotherChain(t *testing.T) {

@@ -53,9 +53,8 @@ type entityActor struct {
 
 // Receive is the actor's mailbox loop body.
 func (a *entityActor) Receive(ctx actor.Context) {
+	a.e.touch(a.entry)
 	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		ctx.SetReceiveTimeout(a.e.cfg.PassivateAfter)
 	case execMsg:
 		atomic.AddInt64(&a.entry.inflight, -1)
 		a.exec(ctx, m)
@@ -69,7 +68,7 @@ func (a *entityActor) Receive(ctx actor.Context) {
 		a.receiveAccount(m)
 	case probeMsg: // sent by tests straight to the pid, not counted
 		a.receiveAccount(m)
-	case *actor.ReceiveTimeout:
+	case passivateMsg:
 		a.e.maybePassivate(ctx, a.id, a.entry, &a.replies)
 	}
 }
@@ -190,6 +189,7 @@ func (e *Engine) activate(kind domain.Kind, id string, create bool) (*entry, err
 		panic("actors: fresh account id " + id + " already exists")
 	}
 	en := &entry{}
+	e.touch(en)
 	a := &entityActor{e: e, kind: kind, id: id, entry: en, spec: st, committed: st.Clone(), newID: e.idSource(id),
 		replies: replyQueue{entity: id, part: e.partOf(id)}}
 	en.pid = e.system.Root.Spawn(entityProps(a))
@@ -213,17 +213,4 @@ func (p *part) waitApplied(ctx context.Context, index uint64) error {
 		}
 	}
 	return nil
-}
-
-// maybePassivate stops an idle actor once the snapshot store holds all of
-// its writes and no message is on its way to it. Otherwise it arms the
-// idle timer again: protoactor's receive timeout fires once and is then
-// cancelled, so without this an actor busy at that moment would stay in
-// memory for good.
-func (e *Engine) maybePassivate(ctx actor.Context, id string, en *entry, q *replyQueue) {
-	if q.idle(e) && e.unregister(id, en) {
-		ctx.Stop(ctx.Self())
-		return
-	}
-	ctx.SetReceiveTimeout(e.cfg.PassivateAfter)
 }

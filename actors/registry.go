@@ -24,6 +24,9 @@ const registryShards = 64
 type entry struct {
 	pid      *actor.PID
 	inflight int64 // guarded by the shard lock for increments
+	// touched is the engine's epoch at the actor's last message
+	// (passivate.go).
+	touched atomic.Int64
 	// info is an account actor's published read-only view (AccountInfo),
 	// replaced whole on every committed profile or wallet change, so the
 	// quote path reads it without a message to the actor.

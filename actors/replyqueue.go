@@ -11,10 +11,7 @@ import (
 // signals in index order and the actor enqueued in that order, so it always
 // completes the oldest pending write.
 //
-// It restarts the actor's idle timer like any message. (Marking it
-// NotInfluenceReceiveTimeout would save two timer operations per write,
-// but protoactor's timer goroutine then writes the actor context while the
-// mailbox reads it: a data race the race detector found.)
+// Like any message, it stamps the actor as active (passivate.go).
 type durableMsg struct{ index uint64 }
 
 // pending is a reply waiting for durability: its own record (write) or,
