@@ -101,6 +101,24 @@
 //     above) also runs on this fxd first (-webhook-writes=false skips
 //     it); every run reports durable writes/s against the newest full
 //     report in the results directory (-baseline FILE picks another).
+//   - The cluster (cluster.go; fxbench -only cluster runs just this;
+//     -cluster-nodes 0 skips it), after the webhooks: a single node and
+//     three `fxd serve --cluster-*` nodes on this machine, each with its
+//     own data dir, leadership balanced (21/21/22) before anything is
+//     measured. Durable writes (POST /contacts) in alternating rounds:
+//     the single node's, and the cluster's through node 0 to accounts
+//     created on node 0 (so placed in partitions it leads), which makes
+//     node 0 the leader of every write and the other two its followers;
+//     CPU per acknowledged write from /proc for each, and the projected
+//     capacity of three machines over one (3 × single / (leader +
+//     followers); goal ≥ 2.5×). Then one round with each node capped at
+//     a third of the machine's cores (cgroup CPU quotas; skipped, and
+//     said why, where the bench may not set them), written through every
+//     node at once to its own accounts. Last node 0 is killed (SIGKILL)
+//     while each partition it led is written through node 1, eight keys
+//     a partition, one write every 100 ms: each partition's
+//     unavailability is the time from the kill to its first acknowledged
+//     write.
 //   - The FX quote path, last (fxbench -only quotes runs just this, on a
 //     fresh fxd): POST /fx/quotes open loop at a fixed offered rate
 //     (default 1,000/s; target p99 ≤ 2 ms, p99.9 ≤ 5 ms, and ≤ 150 µs of
