@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -114,6 +115,7 @@ func relieve(ps []Placement, idx []int, count map[string]int) (relief, bool) {
 // it (Round does nothing elsewhere, so two nodes never move the same
 // partition two ways).
 type Balancer struct {
+	waiting    atomic.Pointer[string] // why replicas wait to be spread, "" if they do not (Waiting)
 	nc         *nats.Conn
 	js         jetstream.JetStream
 	partitions int
@@ -155,7 +157,9 @@ func (b *Balancer) Round(ctx context.Context) ([]Move, error) {
 	if len(moves) == 0 {
 		// Leadership is even over where the replicas are; even out the
 		// replicas themselves (a node added to the cluster holds none).
-		if ev, ok := planSpread(ps, nodes); ok {
+		evs, waiting := planSpread(ps, nodes)
+		b.waiting.Store(&waiting)
+		for _, ev := range evs {
 			if err := b.evacuate(ctx, ev); err != nil {
 				return nil, err
 			}
@@ -163,6 +167,15 @@ func (b *Balancer) Round(ctx context.Context) ([]Move, error) {
 		}
 	}
 	return moves, nil
+}
+
+// Waiting says why the last round that looked at replicas left them
+// uneven ("" when it did not).
+func (b *Balancer) Waiting() string {
+	if w := b.waiting.Load(); w != nil {
+		return *w
+	}
+	return ""
 }
 
 // placement reads one stream's leader and eligible replicas.

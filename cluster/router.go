@@ -109,19 +109,32 @@ func (r *Router) apply(c Change) (taken bool, err error) {
 func (r *Router) balance(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	var waiting string
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		start := time.Now()
 		moves, err := r.Balancer.Round(ctx)
+		if took := time.Since(start); took > every {
+			// 64 stream info requests; during replica moves each can take
+			// seconds, and nothing moves meanwhile.
+			r.Logger.Info("cluster: balancing round slow", "took_ms", took.Milliseconds())
+		}
 		if err != nil {
 			r.Logger.Warn("cluster: balancing round", "err", err)
 			continue
 		}
 		for _, m := range moves {
 			r.Logger.Info("cluster: leadership moved", "stream", m.Stream, "to", m.To)
+		}
+		if w := r.Balancer.Waiting(); w != waiting {
+			waiting = w
+			if w != "" {
+				r.Logger.Info("cluster: " + w)
+			}
 		}
 	}
 }

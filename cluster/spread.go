@@ -15,22 +15,27 @@ type Evacuate struct {
 	Stream, Peer string
 }
 
-// planSpread returns one replica move that evens out how many partition
+// planSpread returns the replica moves that even out how many partition
 // replicas each node holds, when some node holds two or more than
-// another (a node added to the cluster holds none): a replica of the node
-// holding most, from a stream the node holding fewest lacks, and never
-// the leader's (its partition would stop for an election). Nothing moves
-// while any stream is not settled: a move under way, or a replica
-// catching up, is waited for, so moves go one at a time. Deterministic:
-// nodes and streams in name order on ties.
-func planSpread(ps []Placement, nodes []string) (Evacuate, bool) {
+// another (a node added to the cluster holds none), at most
+// MaxMovesPerRound: while that is so, a replica of the node holding most,
+// from a stream the node holding fewest lacks and no move touches yet,
+// never the leader's (its partition would stop for an election). Nothing
+// moves while any stream is not settled: moves under way, or a replica
+// catching up, are waited for. Deterministic: nodes and streams in name
+// order on ties.
+//
+// While the replicas are uneven but a stream holds the moves back, it
+// says which (for the operator's log) instead.
+func planSpread(ps []Placement, nodes []string) ([]Evacuate, string) {
 	count := make(map[string]int, len(nodes))
 	for _, n := range nodes {
 		count[n] = 0
 	}
-	for _, p := range ps {
-		if !p.Settled {
-			return Evacuate{}, false
+	unsettled := -1
+	for i, p := range ps {
+		if !p.Settled && unsettled < 0 {
+			unsettled = i
 		}
 		for _, n := range p.Peers {
 			if _, live := count[n]; live {
@@ -38,20 +43,33 @@ func planSpread(ps []Placement, nodes []string) (Evacuate, bool) {
 			}
 		}
 	}
-	order := byLoad(count) // most first
-	if len(order) < 2 {
-		return Evacuate{}, false
+	if order := byLoad(count); len(order) < 2 || count[order[0]]-count[order[len(order)-1]] < 2 {
+		return nil, ""
 	}
-	most, fewest := order[0], order[len(order)-1]
-	if count[most]-count[fewest] < 2 {
-		return Evacuate{}, false
+	if unsettled >= 0 {
+		p := ps[unsettled]
+		return nil, fmt.Sprintf("replicas uneven, waiting for %s to settle: leader %q, peers %v, current %v", p.Stream, p.Leader, p.Peers, p.Eligible)
 	}
-	for _, p := range ps {
-		if p.Leader != most && slices.Contains(p.Peers, most) && !slices.Contains(p.Peers, fewest) {
-			return Evacuate{Stream: p.Stream, Peer: most}, true
+	var moves []Evacuate
+	moving := map[string]bool{}
+	for len(moves) < MaxMovesPerRound {
+		order := byLoad(count) // most first
+		most, fewest := order[0], order[len(order)-1]
+		if count[most]-count[fewest] < 2 {
+			break
 		}
+		i := slices.IndexFunc(ps, func(p Placement) bool {
+			return !moving[p.Stream] && p.Leader != most && slices.Contains(p.Peers, most) && !slices.Contains(p.Peers, fewest)
+		})
+		if i < 0 {
+			break
+		}
+		moves = append(moves, Evacuate{Stream: ps[i].Stream, Peer: most})
+		moving[ps[i].Stream] = true
+		count[most]--
+		count[fewest]++ // where JetStream will likely place it; the next round reads the truth
 	}
-	return Evacuate{}, false
+	return moves, ""
 }
 
 // evacuate sends ev to JetStream ($JS.API.STREAM.PEER.EVACUATE; the meta

@@ -19,36 +19,50 @@ func TestPlanSpread(t *testing.T) {
 	// Three streams on n0..n2, as before n3 joined: 3, 3, 3 and 0.
 	before := []Placement{settled("S0", "n0", "n1", "n2"), settled("S1", "n1", "n2", "n0"), settled("S2", "n2", "n0", "n1")}
 	cases := []struct {
-		name   string
-		ps     []Placement
-		nodes  []string
-		want   Evacuate
-		moving bool
+		name  string
+		ps    []Placement
+		nodes []string
+		want  []Evacuate
 	}{
-		{"a new node: a follower replica of the busiest node (by name on a tie) moves",
-			before, four, Evacuate{Stream: "S1", Peer: "n0"}, true},
-		{"even: 3, 3, 3 on three nodes", before, four[:3], Evacuate{}, false},
+		{"a new node: follower replicas of the busiest nodes (by name on a tie) move, one per stream",
+			before, four, []Evacuate{{"S1", "n0"}, {"S0", "n1"}}},
+		{"even: 3, 3, 3 on three nodes", before, four[:3], nil},
 		{"within one: 2, 2, 3, 2", []Placement{settled("S0", "n0", "n1", "n3"), settled("S1", "n1", "n2", "n3"),
-			settled("S2", "n2", "n0", "n3")}, four, Evacuate{}, false},
+			settled("S2", "n2", "n0", "n3")}, four, nil},
 		{"a stream not settled (a move under way) holds every move",
 			append(before[:2:2], Placement{Stream: "S2", Leader: "n2", Peers: []string{"n2", "n0", "n1"}, Eligible: []string{"n0"}}),
-			four, Evacuate{}, false},
+			four, nil},
 		{"never the leader's replica: n0 leads all three, so nothing moves",
 			[]Placement{settled("S0", "n0", "n1", "n2"), settled("S1", "n0", "n2", "n1"), settled("S2", "n0", "n1", "n2")},
-			[]string{"n0", "n3"}, Evacuate{}, false},
-		{"a dead node's replicas do not count", before, []string{"n1", "n2", "n3"}, Evacuate{Stream: "S0", Peer: "n1"}, true},
+			[]string{"n0", "n3"}, nil},
+		{"a dead node's replicas do not count", before, []string{"n1", "n2", "n3"}, []Evacuate{{"S0", "n1"}, {"S1", "n2"}}},
+		{"at most MaxMovesPerRound a round", manyOn3(12), four, []Evacuate{{"S1", "n0"}, {"S0", "n1"}, {"S3", "n2"}, {"S2", "n0"}}},
 	}
 	for _, c := range cases {
-		got, ok := planSpread(c.ps, c.nodes)
-		require.Equal(t, c.moving, ok, c.name)
+		got, _ := planSpread(c.ps, c.nodes)
 		require.Equal(t, c.want, got, c.name)
 	}
+	_, why := planSpread(cases[3].ps, cases[3].nodes)
+	require.Contains(t, why, "waiting for S2 to settle", "an unsettled stream holding uneven replicas back is named")
+	_, why = planSpread(before, four[:3])
+	require.Empty(t, why, "even replicas wait for nothing")
+}
+
+// manyOn3 is n settled streams on n0..n2, leadership rotating.
+func manyOn3(n int) []Placement {
+	three := []string{"n0", "n1", "n2"}
+	var ps []Placement
+	for i := range n {
+		peers := []string{three[i%3], three[(i+1)%3], three[(i+2)%3]}
+		ps = append(ps, Placement{Stream: fmt.Sprintf("S%d", i), Leader: peers[0], Peers: peers, Eligible: peers[1:], Settled: true})
+	}
+	return ps
 }
 
 // TestSpreadOntoANewNode: three nodes hold six partition streams; a fourth
 // node joins, and balancing rounds on the meta leader move replicas onto
-// it one at a time until every node holds four or five, then leadership
-// follows, so the new node leads partitions too.
+// it, a few streams a round, until every node holds four or five; then
+// leadership follows, so the new node leads partitions too.
 func TestSpreadOntoANewNode(t *testing.T) {
 	const partitions = 6
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
