@@ -53,13 +53,12 @@ type ClusterPhase struct {
 // machine's cores, written through every node at once (each node's own
 // accounts), against the single node's rate on the whole machine.
 type QuotaRun struct {
-	CoresEach  float64   `json:"cores_each"`
-	Rates      []float64 `json:"rates_per_node"`
-	Rate       float64   `json:"rate_per_s"`
-	CPUUs      float64   `json:"cluster_cpu_us_per_write"`
-	Valid      bool      `json:"valid"`
-	SingleRate float64   `json:"single_rate_per_s"`
-	Skipped    string    `json:"skipped,omitempty"` // why it did not run
+	CoresEach float64   `json:"cores_each"`
+	Rates     []float64 `json:"rates_per_node"`
+	Rate      float64   `json:"rate_per_s"`
+	CPUUs     float64   `json:"cluster_cpu_us_per_write"`
+	Valid     bool      `json:"valid"`
+	Skipped   string    `json:"skipped,omitempty"` // why it did not run
 }
 
 // runClusterPhase runs the phase in dir; estRate is the single node's
@@ -70,8 +69,7 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 	if estRate <= 0 {
 		estRate = fallbackRatePerSec
 	}
-	rounds := max(cfg.Rounds, 1)
-	roundWin := cfg.Duration / time.Duration(rounds)
+	rounds, roundWin := phaseRounds(cfg), roundWindow(cfg)
 	keysFor := func(rate float64, d time.Duration) int {
 		return min(cfg.MaxKeys, int(math.Ceil(rate*d.Seconds()*provisionMargin/writeBudget)))
 	}
@@ -122,9 +120,6 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 		return err
 	}
 	cp.Quota = quotaRun(cfg, nodes, nodeKeys, say)
-	if cp.Single != nil {
-		cp.Quota.SingleRate = cp.Single.Rate
-	}
 	say("== cluster: failover, kill -9 of %s while every partition it leads is written through %s", nodes[0].Name, nodes[1].Name)
 	if cp.Failover, err = runFailover(ctx, nodes[0], nodes[1], logw); err != nil {
 		return fmt.Errorf("failover: %w", err)
@@ -136,10 +131,9 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 // clusterRounds alternates the single node's write rounds with the
 // cluster's (through the leader, nodes[0]) and derives CPU per write.
 func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPhase, say func(string, ...any)) error {
-	rounds := max(cfg.Rounds, 1)
 	followerCPU := make([]time.Duration, len(nodes)-1)
 	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cfg.Conns,
-		Warmup: cfg.Warmup, Duration: cfg.Duration / time.Duration(rounds), Gen: cfg.Gen, Progress: cfg.Log}
+		Warmup: cfg.Warmup, Gen: cfg.Gen, Progress: cfg.Log}
 	singleLoad, clusterLoad := base, base
 	singleLoad.Name, singleLoad.Addr, singleLoad.Keys, singleLoad.ServerPID = "single-writes", single.Addr(), singleKeys, single.PID()
 	clusterLoad.Name, clusterLoad.Addr, clusterLoad.Keys, clusterLoad.ServerPID = "cluster-writes", nodes[0].Addr(), leaderKeys, nodes[0].PID()
@@ -151,27 +145,13 @@ func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*cluster
 			}
 		}
 	}
-	var singles, clusters []*LoadResult
-	for i := range rounds {
-		order := []Load{singleLoad, clusterLoad}
-		if i%2 == 1 {
-			order = []Load{clusterLoad, singleLoad}
-		}
-		for _, l := range order {
-			l.Name = fmt.Sprintf("%s#%d", l.Name, i+1)
-			say("== %s: %d conns, %v + %v", l.Name, l.Conns, l.Warmup, l.Duration)
-			r, err := RunLoad(l)
-			if err != nil {
-				return err
-			}
-			if l.Addr == single.Addr() {
-				singles = append(singles, r)
-			} else {
-				clusters = append(clusters, r)
-			}
-		}
+	var failed error
+	cp.Single, cp.Cluster = alternateLoads(cfg, singleLoad, clusterLoad, nil, say, func(name string, err error) {
+		failed = errors.Join(failed, fmt.Errorf("%s: %w", name, err))
+	})
+	if failed != nil {
+		return failed
 	}
-	cp.Single, cp.Cluster = MergeResults(singles...), MergeResults(clusters...)
 	if cp.Cluster.OK == 0 || cp.Cluster.serverCPU < 0 {
 		return errors.New("the cluster acknowledged no write, or its CPU is unknown")
 	}

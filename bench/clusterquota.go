@@ -31,16 +31,15 @@ func quotaRun(cfg Config, nodes []*clusterNode, keys []*KeySet, say func(string,
 		}
 		quotas = append(quotas, cq)
 	}
-	rounds := max(cfg.Rounds, 1)
 	results := make([]*LoadResult, len(nodes))
 	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
 	say("== cluster-quota: each node capped at %.2f cores, %d conns through each, %v + %v", q.CoresEach,
-		max(1, cfg.Conns/len(nodes)), cfg.Warmup, cfg.Duration/time.Duration(rounds))
+		max(1, cfg.Conns/len(nodes)), cfg.Warmup, roundWindow(cfg))
 	for i, nd := range nodes {
 		l := Load{Name: "cluster-quota-" + nd.Name, Addr: nd.Addr(), Method: "POST", Path: contactsPath, Body: contactBody,
 			WantStatus: 201, Keys: keys[i], Conns: max(1, cfg.Conns/len(nodes)), Warmup: cfg.Warmup,
-			Duration: cfg.Duration / time.Duration(rounds), Gen: cfg.Gen, ServerPID: nd.PID()}
+			Duration: roundWindow(cfg), Gen: cfg.Gen, ServerPID: nd.PID()}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

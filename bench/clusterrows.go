@@ -33,7 +33,7 @@ func clusterRows(c *ClusterPhase) []Row {
 			Target: fmt.Sprintf("≥ %.1f×", projectedTarget), Result: res})
 	}
 	if q := c.Quota; q != nil {
-		rows = append(rows, quotaRow(q, c.Nodes))
+		rows = append(rows, quotaRow(q, c.Nodes, c.Single))
 	}
 	if f := c.Failover; f != nil {
 		res := ""
@@ -49,14 +49,16 @@ func clusterRows(c *ClusterPhase) []Row {
 	return rows
 }
 
-func quotaRow(q *QuotaRun, nodes int) Row {
+// quotaRow renders the quota run beside single, the single node's writes
+// on the whole machine (nil if they did not run).
+func quotaRow(q *QuotaRun, nodes int, single *LoadResult) Row {
 	name := fmt.Sprintf("cluster: %d nodes capped at %.2f cores each", nodes, q.CoresEach)
 	if q.Skipped != "" {
 		return Row{Name: name, Value: "not run", Detail: q.Skipped}
 	}
 	r := Row{Name: name, Value: fmt.Sprintf("%s writes/s", commas(int64(q.Rate+0.5))),
 		Detail: fmt.Sprintf("through every node at once (%v per node), %.0f µs server CPU per write over the %d; the single node on the whole machine: %s writes/s",
-			roundedRates(q.Rates), q.CPUUs, nodes, commas(int64(q.SingleRate+0.5)))}
+			roundedRates(q.Rates), q.CPUUs, nodes, commas(int64(writeRate(single)+0.5)))}
 	if !q.Valid {
 		r.Result = "INVALID"
 	}

@@ -25,6 +25,39 @@ func roundWindow(cfg Config) time.Duration {
 	return cfg.Duration / time.Duration(phaseRounds(cfg))
 }
 
+// alternateLoads runs the closed-loop loads a and b in alternating rounds
+// (a, b, b, a, …: drift in what else the machine does hits both alike),
+// each with its warm-up and roundWindow(cfg), and returns each side's
+// rounds merged. first, if set, adjusts each load of the first round
+// before it runs (profilers hook in there), given the load's unnumbered
+// name. A load that fails is handed to fail and left out of its side.
+func alternateLoads(cfg Config, a, b Load, first func(name string, l *Load), say func(string, ...any), fail func(string, error)) (*LoadResult, *LoadResult) {
+	rounds := phaseRounds(cfg)
+	var sides [2][]*LoadResult
+	for i := range rounds {
+		for j := range 2 {
+			side := j
+			if i%2 == 1 {
+				side = 1 - j
+			}
+			l := []Load{a, b}[side]
+			name := l.Name
+			l.Name, l.Duration = roundName(name, i, rounds), roundWindow(cfg)
+			if i == 0 && first != nil {
+				first(name, &l)
+			}
+			say("== %s: %d conns, %v + %v", l.Name, l.Conns, l.Warmup, l.Duration)
+			r, err := RunLoad(l)
+			if err != nil {
+				fail(l.Name, err)
+				continue
+			}
+			sides[side] = append(sides[side], r)
+		}
+	}
+	return MergeResults(sides[0]...), MergeResults(sides[1]...)
+}
+
 // roundName numbers a round's load when there are several.
 func roundName(name string, i, rounds int) string {
 	if rounds <= 1 {

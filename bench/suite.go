@@ -633,34 +633,7 @@ func Run(cfg Config) (*Report, error) {
 		return l
 	}
 	alternate := func(floor, fxd Load) (*LoadResult, *LoadResult) {
-		var fl, fx []*LoadResult
-		for i := range rounds {
-			for j, l := range []Load{floor, fxd} {
-				if i%2 == 1 {
-					l = []Load{fxd, floor}[j]
-				}
-				name := l.Name
-				if rounds > 1 {
-					l.Name = fmt.Sprintf("%s#%d", l.Name, i+1)
-				}
-				l.Duration = cfg.Duration / time.Duration(rounds)
-				if i == 0 {
-					l.OnWindow = profiled(name, l.ServerPID)
-				}
-				say("== %s: %d conns, %v + %v", l.Name, l.Conns, l.Warmup, l.Duration)
-				r, err := RunLoad(l)
-				if err != nil {
-					fail(l.Name, err)
-					continue
-				}
-				if l.Keys == floorKeySet {
-					fl = append(fl, r)
-				} else {
-					fx = append(fx, r)
-				}
-			}
-		}
-		return MergeResults(fl...), MergeResults(fx...)
+		return alternateLoads(cfg, floor, fxd, func(name string, l *Load) { l.OnWindow = profiled(name, l.ServerPID) }, say, fail)
 	}
 	rep.FloorReads, rep.FXDReads = alternate(
 		floorLoad("floor-reads", "GET", accountPath, 200),
