@@ -2,12 +2,9 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -115,7 +112,6 @@ func relieve(ps []Placement, idx []int, count map[string]int) (relief, bool) {
 // it (Round does nothing elsewhere, so two nodes never move the same
 // partition two ways).
 type Balancer struct {
-	waiting    atomic.Pointer[string] // why replicas wait to be spread, "" if they do not (Waiting)
 	nc         *nats.Conn
 	js         jetstream.JetStream
 	partitions int
@@ -130,52 +126,50 @@ func NewBalancer(nc *nats.Conn, js jetstream.JetStream, partitions int, isMeta f
 	return &Balancer{nc: nc, js: js, partitions: partitions, isMeta: isMeta, nodes: nodes}
 }
 
+// RoundMoves is what one balancing round asked JetStream for, and why it
+// left the replicas uneven if it did (Waiting, "" otherwise).
+type RoundMoves struct {
+	Leaders  []Move
+	Replicas []Evacuate
+	Waiting  string
+}
+
 // Round reads every partition stream's placement and asks for at most
-// MaxMovesPerRound of plan's moves. It returns the moves asked for.
-func (b *Balancer) Round(ctx context.Context) ([]Move, error) {
+// MaxMovesPerRound of plan's moves; when leadership is even it evens out
+// the replicas (planSpread: a node added to the cluster holds none). It
+// does nothing on a node that is not the meta leader.
+func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
+	var rm RoundMoves
 	if !b.isMeta() {
-		return nil, nil
+		return rm, nil
 	}
 	ps := make([]Placement, 0, b.partitions)
 	for p := range b.partitions {
 		pl, err := b.placement(ctx, StreamName(p))
 		if err != nil {
-			return nil, err
+			return rm, err
 		}
 		ps = append(ps, pl)
 	}
 	nodes := b.nodes()
-	moves := plan(ps, nodes)
-	if len(moves) > MaxMovesPerRound {
-		moves = moves[:MaxMovesPerRound]
+	if rm.Leaders = plan(ps, nodes); len(rm.Leaders) > MaxMovesPerRound {
+		rm.Leaders = rm.Leaders[:MaxMovesPerRound]
 	}
-	for _, m := range moves {
+	for _, m := range rm.Leaders {
 		if err := b.stepDown(ctx, m); err != nil {
-			return nil, err
+			return rm, err
 		}
 	}
-	if len(moves) == 0 {
-		// Leadership is even over where the replicas are; even out the
-		// replicas themselves (a node added to the cluster holds none).
-		evs, waiting := planSpread(ps, nodes)
-		b.waiting.Store(&waiting)
-		for _, ev := range evs {
-			if err := b.evacuate(ctx, ev); err != nil {
-				return nil, err
-			}
-			moves = append(moves, Move{Stream: ev.Stream, To: "(replica moves off " + ev.Peer + ")"})
+	if len(rm.Leaders) > 0 {
+		return rm, nil
+	}
+	rm.Replicas, rm.Waiting = planSpread(ps, nodes)
+	for _, ev := range rm.Replicas {
+		if err := b.evacuate(ctx, ev); err != nil {
+			return rm, err
 		}
 	}
-	return moves, nil
-}
-
-// Waiting says why the last round that looked at replicas left them
-// uneven ("" when it did not).
-func (b *Balancer) Waiting() string {
-	if w := b.waiting.Load(); w != nil {
-		return *w
-	}
-	return ""
+	return rm, nil
 }
 
 // placement reads one stream's leader and eligible replicas.
@@ -208,22 +202,9 @@ func (b *Balancer) placement(ctx context.Context, stream string) (Placement, err
 	return pl, nil
 }
 
-// requestTimeout bounds each JetStream API request of a round (an
-// election under way answers none).
-const requestTimeout = 5 * time.Second
-
 // stepDown asks m.Stream's leader to hand over to m.To (the JetStream API
 // takes a preferred server since nats-server 2.11).
 func (b *Balancer) stepDown(ctx context.Context, m Move) error {
-	req, err := json.Marshal(map[string]any{"placement": map[string]string{"preferred": m.To}})
-	if err != nil {
-		return fmt.Errorf("cluster: step down %s: %w", m.Stream, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	msg, err := b.nc.RequestWithContext(ctx, "$JS.API.STREAM.LEADER.STEPDOWN."+m.Stream, req)
-	if err != nil {
-		return fmt.Errorf("cluster: step down %s to %s: %w", m.Stream, m.To, err)
-	}
-	return apiAnswer(msg.Data, fmt.Sprintf("step down %s to %s", m.Stream, m.To))
+	return jsRequest(ctx, b.nc, "$JS.API.STREAM.LEADER.STEPDOWN."+m.Stream,
+		map[string]any{"placement": map[string]string{"preferred": m.To}}, fmt.Sprintf("step down %s to %s", m.Stream, m.To))
 }

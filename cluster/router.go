@@ -117,7 +117,7 @@ func (r *Router) balance(ctx context.Context, every time.Duration) {
 		case <-t.C:
 		}
 		start := time.Now()
-		moves, err := r.Balancer.Round(ctx)
+		rm, err := r.Balancer.Round(ctx)
 		if took := time.Since(start); took > every {
 			// 64 stream info requests; during replica moves each can take
 			// seconds, and nothing moves meanwhile.
@@ -127,13 +127,16 @@ func (r *Router) balance(ctx context.Context, every time.Duration) {
 			r.Logger.Warn("cluster: balancing round", "err", err)
 			continue
 		}
-		for _, m := range moves {
+		for _, m := range rm.Leaders {
 			r.Logger.Info("cluster: leadership moved", "stream", m.Stream, "to", m.To)
 		}
-		if w := r.Balancer.Waiting(); w != waiting {
-			waiting = w
-			if w != "" {
-				r.Logger.Info("cluster: " + w)
+		for _, ev := range rm.Replicas {
+			r.Logger.Info("cluster: replica moving", "stream", ev.Stream, "off", ev.Peer)
+		}
+		if rm.Waiting != waiting {
+			waiting = rm.Waiting
+			if waiting != "" {
+				r.Logger.Info("cluster: " + waiting)
 			}
 		}
 	}

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 )
@@ -75,36 +73,6 @@ func planSpread(ps []Placement, nodes []string) ([]Evacuate, string) {
 // evacuate sends ev to JetStream ($JS.API.STREAM.PEER.EVACUATE; the meta
 // leader answers).
 func (b *Balancer) evacuate(ctx context.Context, ev Evacuate) error {
-	req, err := json.Marshal(map[string]string{"peer": ev.Peer})
-	if err != nil {
-		return fmt.Errorf("cluster: evacuate %s from %s: %w", ev.Stream, ev.Peer, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	msg, err := b.nc.RequestWithContext(ctx, "$JS.API.STREAM.PEER.EVACUATE."+ev.Stream, req)
-	if err != nil {
-		return fmt.Errorf("cluster: evacuate %s from %s: %w", ev.Stream, ev.Peer, err)
-	}
-	return apiAnswer(msg.Data, fmt.Sprintf("evacuate %s from %s", ev.Stream, ev.Peer))
-}
-
-// apiAnswer reads a JetStream API answer: success, or its error.
-func apiAnswer(data []byte, what string) error {
-	var resp struct {
-		Success bool `json:"success"`
-		Error   *struct {
-			Code        int    `json:"code"`
-			Description string `json:"description"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(data, &resp); err != nil {
-		return fmt.Errorf("cluster: %s: answer %q: %w", what, data, err)
-	}
-	if resp.Error != nil {
-		return fmt.Errorf("cluster: %s: %d %s", what, resp.Error.Code, resp.Error.Description)
-	}
-	if !resp.Success {
-		return errors.New("cluster: " + what + ": not done")
-	}
-	return nil
+	return jsRequest(ctx, b.nc, "$JS.API.STREAM.PEER.EVACUATE."+ev.Stream, map[string]string{"peer": ev.Peer},
+		fmt.Sprintf("evacuate %s from %s", ev.Stream, ev.Peer))
 }
