@@ -12,8 +12,9 @@ import (
 type serverLog struct {
 	logf func(format string, args ...any)
 
-	mu   sync.Mutex
-	last string // last Fatalf or Errorf line
+	mu    sync.Mutex
+	last  string // last Fatalf or Errorf line
+	fatal bool   // Fatalf was called: the server will not come up
 }
 
 func (l *serverLog) out(level, format string, v []any) {
@@ -22,11 +23,19 @@ func (l *serverLog) out(level, format string, v []any) {
 	}
 }
 
-func (l *serverLog) remember(format string, v []any) {
+func (l *serverLog) remember(format string, v []any, fatal bool) {
 	line := fmt.Sprintf(format, v...)
 	l.mu.Lock()
 	l.last = line
+	l.fatal = l.fatal || fatal
 	l.mu.Unlock()
+}
+
+// failed reports whether the server logged a fatal error.
+func (l *serverLog) failed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fatal
 }
 
 func (l *serverLog) lastFailure() string {
@@ -44,11 +53,11 @@ func (l *serverLog) Debugf(string, ...any)           {}
 func (l *serverLog) Tracef(string, ...any)           {}
 
 func (l *serverLog) Errorf(format string, v ...any) {
-	l.remember(format, v)
+	l.remember(format, v, false)
 	l.out("error", format, v)
 }
 
 func (l *serverLog) Fatalf(format string, v ...any) {
-	l.remember(format, v)
+	l.remember(format, v, true)
 	l.out("fatal", format, v)
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
@@ -54,10 +55,9 @@ func Start(cfg Config) (*Node, error) {
 	srv.SetLoggerV2(lg, false, false, false)
 	go srv.Start()
 	n := &Node{cfg: cfg, srv: srv, log: lg}
-	if !srv.ReadyForConnections(cfg.StartTimeout) {
+	if err := n.awaitReady(cfg.StartTimeout); err != nil {
 		n.Shutdown()
-		return nil, fmt.Errorf("natsnode: start %q: not ready for clients after %s: %s",
-			cfg.Name, cfg.StartTimeout, lg.lastFailure())
+		return nil, err
 	}
 	if !srv.JetStreamEnabled() {
 		n.Shutdown()
@@ -65,6 +65,26 @@ func Start(cfg Config) (*Node, error) {
 	}
 	return n, nil
 }
+
+// awaitReady waits until the server accepts clients, at most timeout; a
+// fatal error it logs meanwhile (a port taken, a store it cannot open)
+// ends the wait at once rather than at the timeout.
+func (n *Node) awaitReady(timeout time.Duration) error {
+	for deadline := time.Now().Add(timeout); ; {
+		if n.srv.ReadyForConnections(readyPoll) {
+			return nil
+		}
+		if n.log.failed() {
+			return fmt.Errorf("natsnode: start %q: %s", n.cfg.Name, n.log.lastFailure())
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("natsnode: start %q: not ready for clients after %s: %s", n.cfg.Name, timeout, n.log.lastFailure())
+		}
+	}
+}
+
+// readyPoll is how often awaitReady looks for a fatal error.
+const readyPoll = 100 * time.Millisecond
 
 // Name is the server's name (stream leaders are reported by it).
 func (n *Node) Name() string { return n.cfg.Name }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fxd-labs/fxd/natsnode"
@@ -38,12 +39,32 @@ type Cluster struct {
 // StartCluster starts n nodes named n0, n1, ... storing under dir/<name>,
 // and waits until JetStream has a meta leader that counts all n peers, so
 // that a stream of up to n replicas can be created at once. Route ports
-// are picked free first, then released and given to the nodes: another
-// process taking one in between fails the start (retry).
+// are picked free first, then released and given to the nodes: when
+// another process took one in between, the start is tried again on fresh
+// ports (under dir/retry<k>), up to bindTries times.
 func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("natstest: cluster of %d nodes", n)
 	}
+	for try := 1; ; try++ {
+		c, err := startCluster(dir, n, logf)
+		if try == bindTries || !portTaken(err) {
+			return c, err
+		}
+		dir = filepath.Join(dir, fmt.Sprintf("retry%d", try))
+	}
+}
+
+// bindTries bounds the starts tried when a picked port was taken.
+const bindTries = 3
+
+// portTaken reports whether err is a node failing to bind a port picked
+// free a moment before (nats-server reports it as text).
+func portTaken(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "address already in use")
+}
+
+func startCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error) {
 	ports, err := freePorts(n)
 	if err != nil {
 		return nil, fmt.Errorf("natstest: cluster ports: %w", err)
@@ -78,8 +99,24 @@ func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 
 // Add starts one more node, named n<k> after the k nodes started before
 // (a node added to a running cluster), routed to the others, and waits
-// until the meta leader counts it.
+// until the meta leader counts it. A picked port taken meanwhile is
+// picked again, as in StartCluster.
 func (c *Cluster) Add() (*natsnode.Node, error) {
+	name := fmt.Sprintf("n%d", len(c.Nodes))
+	for try := 1; ; try++ {
+		node, err := c.add(name, filepath.Join(c.dir, fmt.Sprintf("%s-%d", name, try)))
+		if err == nil {
+			c.Nodes = append(c.Nodes, node)
+			return node, c.WaitReady(ReadyTimeout)
+		}
+		if try == bindTries || !portTaken(err) {
+			return nil, err
+		}
+	}
+}
+
+// add starts node name on a fresh port, storing in dir.
+func (c *Cluster) add(name, dir string) (*natsnode.Node, error) {
 	ports, err := freePorts(1)
 	if err != nil {
 		return nil, fmt.Errorf("natstest: cluster port: %w", err)
@@ -90,14 +127,12 @@ func (c *Cluster) Add() (*natsnode.Node, error) {
 			peers = append(peers, n.ClusterURL())
 		}
 	}
-	name := fmt.Sprintf("n%d", len(c.Nodes))
-	node, err := natsnode.Start(natsnode.Config{Name: name, StoreDir: filepath.Join(c.dir, name), ClusterName: "fxdtest",
+	node, err := natsnode.Start(natsnode.Config{Name: name, StoreDir: dir, ClusterName: "fxdtest",
 		ClusterListen: fmt.Sprintf("127.0.0.1:%d", ports[0]), Peers: peers, Logf: c.logf})
 	if err != nil {
 		return nil, fmt.Errorf("natstest: add %s: %w", name, err)
 	}
-	c.Nodes = append(c.Nodes, node)
-	return node, c.WaitReady(ReadyTimeout)
+	return node, nil
 }
 
 // WaitReady polls until a running node is the JetStream meta leader and
