@@ -97,6 +97,8 @@ type Engine struct {
 	ids    ids.Generator
 	// hooks, by entity kind, in the order added; see AddHook.
 	hooks [domain.NumKinds][]func(id string, events []domain.Event)
+	// ownership hooks, in the order added; see AddOwnership.
+	ownership []func(part int, owned bool)
 
 	ready  atomic.Bool
 	epoch  atomic.Int64 // the passivation sweeper's ticks (passivate.go)

@@ -50,6 +50,10 @@ func (e *Engine) Own(n int) error {
 	if err != nil {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
 	}
+	// Told before the entities run: a desk's index of the part (the
+	// webhook endpoints an event fans out to) is whole by their first
+	// commit.
+	e.tellOwnership(n, true)
 	p.owned.Store(true)
 	e.taken.Add(1)
 	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", p.log().LastIndex())
@@ -76,6 +80,7 @@ func (e *Engine) disown(n int, gen uint64) {
 	stopped := e.stopPart(p)
 	e.given.Add(1)
 	e.cfg.Logger.Info("partition given up", "part", n, "stopped_actors", stopped)
+	e.tellOwnership(n, false)
 	if gen != 0 && e.cfg.GivenUp != nil {
 		// Under the lock: an Own the owner calls on hearing this waits
 		// until the part is unowned, so it is not a no-op.
@@ -131,6 +136,40 @@ func (p *part) lost(gen uint64, err error) {
 	p.e.cfg.Logger.Warn("partition log failed; an owned partition is given up", "part", p.n, "err", err)
 	go p.e.disown(p.n, gen)
 }
+
+// AddOwnership adds a function called when this engine takes part n up
+// (owned: the part's store has caught up with its log, and its entities
+// run right after the call returns) or gives it up (not owned: its
+// entities have stopped). The desks use it to load their index of the
+// part and resume, or let go of, the records they drive (a single node's
+// one part is owned from Open on and is never reported). Calls for one
+// part come in order, under its handover lock: a function may read the
+// store but must not wait on an entity, nor call Own or Disown. Call it
+// before Recover.
+func (e *Engine) AddOwnership(fn func(part int, owned bool)) {
+	if e.ready.Load() {
+		panic("actors: AddOwnership after Recover")
+	}
+	e.ownership = append(e.ownership, fn)
+}
+
+func (e *Engine) tellOwnership(n int, owned bool) {
+	for _, fn := range e.ownership {
+		fn(n, owned)
+	}
+}
+
+// Owns reports whether this engine runs the entity id's part now (always
+// on a single node). A desk asks it before driving a record, so that only
+// the partition's owner acts for it.
+func (e *Engine) Owns(id string) bool { return e.partOf(id).owned.Load() }
+
+// OwnsPart reports whether this engine runs part n's entities now.
+func (e *Engine) OwnsPart(n int) bool { return e.parts[n].owned.Load() }
+
+// PartOf is the index of the part holding entity id's records (0 on a
+// single node).
+func (e *Engine) PartOf(id string) int { return e.partOf(id).n }
 
 // closeHandovers ends handing parts over: an Own or Disown under way
 // finishes first, and none starts after (Close then stops the appliers

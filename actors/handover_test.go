@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -25,15 +27,23 @@ func handoverConfig(t *testing.T, stream string) Config {
 // with what the other wrote. Every acknowledged write is in the end state.
 func TestHandoverBetweenEngines(t *testing.T) {
 	ctx := context.Background()
-	// givenUp[0] and [1]: the parts A and B gave up on their own (GivenUp).
+	// givenUp[0] and [1]: the parts A and B gave up on their own (GivenUp);
+	// told[0] and [1]: what their ownership hooks heard.
 	var givenUp [2]chan int
-	cfg := func(i int) Config {
-		givenUp[i] = make(chan int, 4)
+	var told [2]chan ownershipCall
+	open := func(i int) *Engine {
+		givenUp[i], told[i] = make(chan int, 4), make(chan ownershipCall, 16)
 		c := handoverConfig(t, "engine_handover")
 		c.GivenUp = func(part int) { givenUp[i] <- part }
-		return c
+		c.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+		c.SyncEvery = 50 * time.Millisecond
+		e, err := Open(c)
+		require.NoError(t, err)
+		e.AddOwnership(func(part int, owned bool) { told[i] <- ownershipCall{part, owned} })
+		require.NoError(t, e.Recover())
+		return e
 	}
-	a := openEngineWith(t, cfg(0))
+	a := open(0)
 	defer a.Close()
 	_, err := a.CreateAccount(ctx, domain.CreateAccount{Name: "Ada"})
 	require.ErrorIs(t, err, ErrNotOwner, "nothing is owned before Own")
@@ -57,7 +67,8 @@ func TestHandoverBetweenEngines(t *testing.T) {
 		write(a, i)
 	}
 
-	b := openEngineWith(t, cfg(1))
+	require.True(t, a.Owns(acct))
+	b := open(1)
 	defer b.Close()
 	// B follows what A writes, so its store is warm before it owns.
 	write(a, 20)
@@ -72,7 +83,9 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	require.Eventually(t, func() bool { return storedContacts(b) == 11 }, 10*time.Second, 10*time.Millisecond)
 	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(99)})
 	require.ErrorIs(t, err, ErrNotOwner)
+	require.False(t, b.Owns(acct))
 	require.NoError(t, b.Own(n))
+	require.True(t, b.Owns(acct))
 	write(b, 10)
 
 	// A's next append is fenced: it gives the part up, and only that part.
@@ -120,4 +133,26 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	require.False(t, b.Parts()[n].Owned)
 	require.Empty(t, givenUp[0], "A gave up once")
 	require.Empty(t, givenUp[1], "Disown is the owner's own call: not reported back")
+	require.Equal(t, []ownershipCall{{1, true}, {0, true}, {n, false}, {n, true}}, drain(told[0]),
+		"A's hooks hear every take-up and give-up, the fenced one included, in order")
+	require.Equal(t, []ownershipCall{{n, true}, {n, false}}, drain(told[1]))
+}
+
+// ownershipCall is one call of an AddOwnership function.
+type ownershipCall struct {
+	part  int
+	owned bool
+}
+
+// drain takes what c holds now.
+func drain[T any](c chan T) []T {
+	var out []T
+	for {
+		select {
+		case v := <-c:
+			out = append(out, v)
+		default:
+			return out
+		}
+	}
 }

@@ -37,6 +37,9 @@ type NodeConfig struct {
 	// partition streams), Partitions and Handover. Engine.DataDir holds
 	// the store, and DataDir/nats the node's JetStream files.
 	Engine actors.Config
+	// Setup, when set, runs on the opened engine before it recovers: the
+	// desks add their hooks there (actors.Engine.AddHook, AddOwnership).
+	Setup  func(*actors.Engine) error
 	Logger *slog.Logger
 }
 
@@ -83,6 +86,11 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		return openStream(js, p, opts, cfg.Logger)
 	}
 	e, err := actors.Open(ecfg)
+	if err == nil && cfg.Setup != nil {
+		if err = cfg.Setup(e); err != nil {
+			_ = e.Close()
+		}
+	}
 	if err == nil {
 		if err = e.Recover(); err != nil {
 			_ = e.Close()

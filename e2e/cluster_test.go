@@ -60,6 +60,8 @@ func (n *clusterNode) kill() {
 // testCluster is three nodes on loopback.
 type testCluster struct {
 	name  string
+	hooks hookTLS        // the webhook receivers' certificates; the nodes trust their CA
+	flags []string       // every node's serve flags beyond the cluster's (webhooks)
 	mu    sync.Mutex     // nodes: the writers read it while the test replaces a node
 	nodes []*clusterNode // the members now
 	logs  []string       // one name per process started
@@ -83,7 +85,11 @@ func (c *testCluster) replace(old, fresh *clusterNode) {
 // to place its partition streams) and waits until they serve and share
 // the 64 partitions out evenly.
 func startTestCluster(t *testing.T) *testCluster {
-	c := &testCluster{name: "e2e"}
+	c := &testCluster{name: "e2e", hooks: makeHookTLS(t)}
+	// One master key for every node: each opens the secrets its
+	// partitions hold. Retries 3 s apart: a receiver that is down through
+	// a failover fails a few attempts, far from the ten that disable.
+	c.flags = hookFlags(c.hooks, writeMasterKeyFile(t), retrySchedule(9, 3*time.Second))
 	for i := range 3 {
 		c.nodes = append(c.nodes, &clusterNode{name: fmt.Sprintf("n%d", i), dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)})
 	}
@@ -93,9 +99,17 @@ func startTestCluster(t *testing.T) *testCluster {
 	for _, n := range c.nodes {
 		n.await(t)
 	}
+	c.awaitBalanced(t)
+	// Signatures of the second the servers started in are refused.
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	return c
+}
+
+// awaitBalanced waits until the nodes share the 64 partitions out evenly.
+func (c *testCluster) awaitBalanced(t *testing.T) {
 	require.Eventually(t, func() bool {
 		total := 0
-		for _, n := range c.nodes {
+		for _, n := range c.members() {
 			k := len(n.owned())
 			if k < 20 || k > 23 {
 				return false
@@ -104,9 +118,6 @@ func startTestCluster(t *testing.T) *testCluster {
 		}
 		return total == ids.Partitions
 	}, 2*time.Minute, 200*time.Millisecond, "the 64 partitions shared out: %v", c.ownedCounts())
-	// Signatures of the second the servers started in are refused.
-	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
-	return c
 }
 
 // spawn starts node n's process over its data dir.
@@ -115,8 +126,8 @@ func (c *testCluster) spawn(t *testing.T, n *clusterNode) {
 	for _, p := range c.members() {
 		peers = append(peers, p.route)
 	}
-	n.proc = spawnServer(t, n.dir, "--cluster-name", c.name, "--node-name", n.name,
-		"--cluster-listen", n.route, "--peers", strings.Join(peers, ","))
+	n.proc = spawnServer(t, n.dir, append([]string{"--cluster-name", c.name, "--node-name", n.name,
+		"--cluster-listen", n.route, "--peers", strings.Join(peers, ",")}, c.flags...)...)
 	proc, run := n.proc, len(c.logs)
 	c.logs = append(c.logs, fmt.Sprintf("%s-run%d", n.name, run))
 	t.Cleanup(func() {
@@ -248,15 +259,16 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 	}
 }
 
-// failOver kills the owner of w's partition with SIGKILL and waits until a
-// survivor answers for it; it returns the killed node.
-func (c *testCluster) failOver(t *testing.T, w *clusterWriter, what string) *clusterNode {
-	p, _ := ids.Partition(w.key.Account)
+// failOver kills the owner of key's partition with SIGKILL and waits until
+// a survivor answers for it (GET /account: key needs the read scope); it
+// returns the killed node.
+func (c *testCluster) failOver(t *testing.T, key apiKey, what string) *clusterNode {
+	p, _ := ids.Partition(key.Account)
 	victim := c.owner(p)
 	require.NotNil(t, victim, "partition %d has an owner", p)
 	victim.kill()
 	start := time.Now()
-	cl, err := client.New(c.anyLive().proc.BaseURL, w.key.ID, w.key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
+	cl, err := client.New(c.anyLive().proc.BaseURL, key.ID, key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
 		resp, err := cl.Do(context.Background(), "GET", "/public/v1/account?_r="+strconv.Itoa(rand.IntN(1<<30)), nil, nil)
@@ -445,7 +457,8 @@ func (c *testCluster) requireOneServiceAcrossNodes(t *testing.T) {
 	require.Equal(t, "replayed", errorCode(t, got.Body))
 }
 
-// TestClusterFailover: three nodes; accounts created on each, written
+// TestClusterFailover: three nodes; webhooks delivered across nodes and
+// across the SIGKILL of their owner; accounts created on each, written
 // through nodes that do not own them (the request is forwarded); then five
 // times, under that write load, the owner of one account's partition is
 // killed with SIGKILL, a survivor takes the partition over and answers,
@@ -455,6 +468,7 @@ func TestClusterFailover(t *testing.T) {
 	t.Parallel()
 	c := startTestCluster(t)
 	c.requireOneServiceAcrossNodes(t)
+	c.requireWebhooksAcrossFailover(t)
 	var writers []*clusterWriter
 	for i, n := range c.nodes {
 		for j := range 2 {
@@ -474,7 +488,7 @@ func TestClusterFailover(t *testing.T) {
 	const kills = 5
 	for k := range kills {
 		time.Sleep(2 * time.Second)
-		victim := c.failOver(t, writers[k%len(writers)], fmt.Sprintf("kill %d", k+1))
+		victim := c.failOver(t, writers[k%len(writers)].key, fmt.Sprintf("kill %d", k+1))
 		c.spawn(t, victim)
 		victim.await(t)
 	}
@@ -483,7 +497,7 @@ func TestClusterFailover(t *testing.T) {
 	// node under a new name, with an empty disk, takes its place and its
 	// replicas. Then another node dies, and the new one carries on.
 	time.Sleep(2 * time.Second)
-	lost := c.failOver(t, writers[0], "disk lost")
+	lost := c.failOver(t, writers[0].key, "disk lost")
 	require.NoError(t, os.RemoveAll(lost.dir))
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -501,7 +515,7 @@ func TestClusterFailover(t *testing.T) {
 	fresh.await(t)
 	c.requireReplicas(t)
 	time.Sleep(2 * time.Second)
-	second := c.failOver(t, writers[1], "after the replacement")
+	second := c.failOver(t, writers[1].key, "after the replacement")
 	c.spawn(t, second)
 	second.await(t)
 

@@ -62,6 +62,14 @@ type Config[K comparable, T any] struct {
 	// row). nil: nothing is carried. Called with the lock held. One job at
 	// most runs per record, so from's scratch is the latest there is.
 	Merge func(cur, from *T)
+	// Owned reports whether this host drives record id now: on a cluster,
+	// only the owner of the record's partition acts for it (another node
+	// took it over, and does). A record not owned is not tracked, and one
+	// tracked is forgotten when it is next driven, not run (a job running
+	// then finishes: it was started while owned). nil: every record is
+	// this host's (a single node). Called with the lock held: it must only
+	// look.
+	Owned func(id string) bool
 	// Stale reports that next is older than cur (the start-up scan racing
 	// a commit), so Track keeps cur. Rows of equal age replace: one commit
 	// may write two. nil: every Track replaces. Called with the lock held.

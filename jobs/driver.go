@@ -60,6 +60,9 @@ func (d *Driver[K, T]) Track(id string, rec T) error {
 	d.mu.Lock()
 	e := d.live[id]
 	switch {
+	case !d.owned(id):
+		d.mu.Unlock()
+		return nil
 	case e == nil && len(d.live) >= d.cfg.MaxLive:
 		d.mu.Unlock()
 		return fmt.Errorf("%w: %s: %d live (the bound)", ErrFull, d.cfg.Name, d.cfg.MaxLive)
@@ -77,6 +80,20 @@ func (d *Driver[K, T]) Track(id string, rec T) error {
 	d.mu.Unlock()
 	d.Kick(id)
 	return nil
+}
+
+// owned is Config.Owned, true when unset. Called with d.mu held.
+func (d *Driver[K, T]) owned(id string) bool { return d.cfg.Owned == nil || d.cfg.Owned(id) }
+
+// dropUnowned forgets e, tracked as id, unless this host still owns it;
+// it reports whether it did. Called with d.mu held and e not busy.
+func (d *Driver[K, T]) dropUnowned(id string, e *entry[K, T]) bool {
+	if d.owned(id) {
+		return false
+	}
+	d.unindex(id, e)
+	delete(d.live, id)
+	return true
 }
 
 // Forget drops the record id and its keys. A job running for it finishes

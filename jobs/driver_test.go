@@ -396,3 +396,51 @@ func TestWaitingRecordsTakeFreedSlots(t *testing.T) {
 	require.Equal(t, append(ids, "e", "g", "h"), asked, "waiting records start oldest first as slots free; f was forgotten")
 	require.Equal(t, map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true, "g": true, "h": true}, done)
 }
+
+// TestOwnedRecordsOnly: a host drives only the records it owns now. One
+// not owned is not tracked; one whose partition moves away is forgotten
+// when next driven (with its keys), a job running then finishes, and its
+// record is dropped at the next drive.
+func TestOwnedRecordsOnly(t *testing.T) {
+	var mu sync.Mutex
+	owned := map[string]bool{"a": true, "b": true}
+	own := func(id string, yes bool) { mu.Lock(); defer mu.Unlock(); owned[id] = yes }
+	gate := make(chan struct{})
+	var ran []string // under d.mu: Next's
+	cfg := config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+		ran = append(ran, fmt.Sprint(r.ver, r.keys))
+		if r.ver == 1 {
+			return gated(gate, nil)
+		}
+		return noop
+	})
+	cfg.Owned = func(id string) bool { mu.Lock(); defer mu.Unlock(); return owned[id] }
+	d := New(cfg)
+	require.NoError(t, d.Track("c", row{ver: 3}), "a record owned elsewhere is ignored, not refused")
+	require.Zero(t, d.Len())
+	require.NoError(t, d.Track("a", row{ver: 1, keys: []string{"ka"}}))
+	require.NoError(t, d.Track("b", row{ver: 2, keys: []string{"kb"}}))
+	require.Equal(t, 2, d.Step(t0))
+	require.Eventually(t, func() bool { return d.Running() == 1 }, 10*time.Second, time.Millisecond, "b's job finishes; a's waits")
+	d.Step(t0) // b's finished job kicked it: b is driven (noop) again
+	require.Eventually(t, func() bool { return d.Running() == 1 }, 10*time.Second, time.Millisecond)
+	d.mu.Lock()
+	ran = nil
+	d.mu.Unlock()
+
+	own("a", false) // while a's job runs
+	own("b", false)
+	require.Equal(t, 0, d.DriveAll(t0))
+	_, ok := d.Get("b")
+	require.False(t, ok, "b is dropped when next driven")
+	_, ok = d.Find("kb")
+	require.False(t, ok, "and its keys with it")
+	_, ok = d.Get("a")
+	require.True(t, ok, "a busy record is not dropped under its job")
+	close(gate)
+	d.Wait()
+	require.Equal(t, 0, d.DriveAll(t0), "a's finished job kicked it; it is dropped, not run")
+	require.Zero(t, d.Len())
+	require.Empty(t, d.index)
+	require.Empty(t, ran, "Next is never asked about a record not owned")
+}

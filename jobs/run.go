@@ -85,7 +85,7 @@ func (d *Driver[K, T]) drive(id string, now time.Time) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	e := d.live[id]
-	if e == nil || e.busy || now.Before(e.nextTry) {
+	if e == nil || e.busy || d.dropUnowned(id, e) || now.Before(e.nextTry) {
 		return false
 	}
 	job := d.cfg.Next(&e.rec, now)
@@ -115,7 +115,7 @@ func (d *Driver[K, T]) startWaiting(now time.Time) {
 			continue // forgotten while it waited
 		}
 		e.waiting = false
-		if e.busy || now.Before(e.nextTry) {
+		if e.busy || d.dropUnowned(id, e) || now.Before(e.nextTry) {
 			continue
 		}
 		if job := d.cfg.Next(&e.rec, now); job != nil {

@@ -94,6 +94,11 @@ type Desk struct {
 	endpoints map[string]*domain.Endpoint
 	byAccount map[string][]string
 	senders   map[string]*sender // endpoints with deliveries in memory
+	// gained are the parts taken up whose deliveries and unfanned events
+	// are not resumed yet (ownership.go); takeUps wakes the loop that
+	// resumes them.
+	gained  map[int]bool
+	takeUps chan struct{}
 	// creates serializes POST /webhooks from the count check to the
 	// endpoint's commit, so no account passes MaxEndpointsPerAccount.
 	creates sync.Mutex
@@ -123,23 +128,26 @@ func New(cfg Config) *Desk {
 		cfg.Logger = slog.Default()
 	}
 	d := &Desk{cfg: cfg, e: cfg.Engine, endpoints: map[string]*domain.Endpoint{}, byAccount: map[string][]string{},
-		senders: map[string]*sender{}, stop: make(chan struct{})}
+		senders: map[string]*sender{}, gained: map[int]bool{}, takeUps: make(chan struct{}, 1), stop: make(chan struct{})}
 	d.fanout = jobs.New(jobs.Config[struct{}, *domain.WebhookEvent]{
 		Name: "webhook fan-out", MaxLive: MaxFanOut, MaxJobs: fanOutJobs, KickQueue: MaxFanOut,
 		Tick: time.Second, RetryAfter: time.Second, JobTimeout: writeTimeout, Clock: cfg.Clock, Logger: cfg.Logger,
-		Next: func(*(*domain.WebhookEvent), time.Time) jobs.Job[*domain.WebhookEvent] { return d.fanOut },
+		Owned: d.e.Owns,
+		Next:  func(*(*domain.WebhookEvent), time.Time) jobs.Job[*domain.WebhookEvent] { return d.fanOut },
 	})
 	return d
 }
 
 // AddHooks adds the desk's hooks to the engine: events are born in the
 // records of orders, transfers and payment links, fanned out and attempted
-// in the event's own, and endpoints change in theirs.
+// in the event's own, and endpoints change in theirs. On a cluster the
+// desk also follows which partitions the node owns (ownership.go).
 func (d *Desk) AddHooks(e *actors.Engine) {
 	for _, k := range []domain.Kind{domain.KindOrder, domain.KindTransfer, domain.KindLink, domain.KindEvent} {
 		e.AddHook(k, d.onEvents)
 	}
 	e.AddHook(domain.KindEndpoint, d.onEndpoint)
+	e.AddOwnership(d.ownership)
 }
 
 // onEvents sees every durable record that carries a webhook event: a born
@@ -155,6 +163,9 @@ func (d *Desk) onEvents(_ string, events []domain.Event) {
 // trackEvent routes an event row: to the fan-out, or its deliveries to
 // their endpoints' senders.
 func (d *Desk) trackEvent(w *domain.WebhookEvent) {
+	if !d.e.Owns(w.ID) {
+		return // another node's (a cluster): its owner drives it
+	}
 	if !w.FannedOut {
 		if err := d.fanout.Track(w.ID, w); err != nil {
 			d.cfg.Logger.Warn("webhook fan-out deferred to the sweep", "event", w.ID, "err", err.Error())
@@ -216,30 +227,45 @@ func remove(ids []string, id string) []string {
 }
 
 // Start loads the endpoints, fans out the events a crash left unfanned,
-// resumes every pending delivery and starts the loops. Call it after the
-// engine recovered and before the API serves.
+// resumes every pending delivery and starts the loops: of every part the
+// engine owns (a cluster node owns none yet; it takes its parts up as it
+// gains them). Call it after the engine recovered and before the API
+// serves.
 func (d *Desk) Start(ctx context.Context) error {
-	n := 0
-	err := d.e.LiveRows(domain.KindEndpoint, 1<<30, func(r domain.Row) error {
-		d.setEndpoint(r.(*domain.Endpoint))
-		n++
-		return nil
-	})
+	n, err := d.loadEndpoints(d.e.Owns)
 	if err != nil {
-		return fmt.Errorf("webhook: load endpoints: %w", err)
+		return err
 	}
 	if err := d.sweepFanOut(); err != nil {
 		return err
 	}
-	pending, err := d.resume(ctx, "")
+	pending, err := d.resume(ctx, d.e.Owns)
 	if err != nil {
 		return err
 	}
 	d.cfg.Logger.Info("webhook desk started", "endpoints", n, "pending_deliveries", pending, "unfanned_events", d.fanout.Len())
-	d.wg.Add(2)
+	d.wg.Add(3)
 	go func() { defer d.wg.Done(); d.fanout.Run(d.stop) }()
 	go func() { defer d.wg.Done(); d.sweep() }()
+	go func() { defer d.wg.Done(); d.takeUpLoop() }()
 	return nil
+}
+
+// loadEndpoints indexes the live endpoint rows whose ids pass want, and
+// reports how many.
+func (d *Desk) loadEndpoints(want func(id string) bool) (int, error) {
+	n := 0
+	err := d.e.LiveRows(domain.KindEndpoint, 1<<30, func(r domain.Row) error {
+		if ep := r.(*domain.Endpoint); want(ep.ID) {
+			d.setEndpoint(ep)
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("webhook: load endpoints: %w", err)
+	}
+	return n, nil
 }
 
 // Stop ends the loops and waits for attempts in flight.

@@ -64,7 +64,7 @@ func (d *Desk) sender(id string) *sender {
 	s.drv = jobs.New(jobs.Config[struct{}, pending]{
 		Name: "webhook " + id, MaxLive: d.cfg.Backlog, MaxJobs: maxJobs, KickQueue: d.cfg.Backlog,
 		Tick: tickFor(d.cfg.Schedule), RetryAfter: time.Second, JobTimeout: writeTimeout + AttemptTimeout,
-		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Next: s.next,
+		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Owned: d.e.Owns, Next: s.next,
 	})
 	d.senders[id] = s
 	go func() { defer close(s.done); s.drv.Run(s.stop) }()
@@ -212,12 +212,14 @@ func (d *Desk) spilledSenders() []*sender {
 }
 
 // closeDone closes the senders of deleted endpoints that have abandoned
-// every delivery, so deletions leave no goroutine behind.
+// every delivery, and of endpoints another node owns now whose deliveries
+// their driver let go, so neither leaves a goroutine behind.
 func (d *Desk) closeDone() {
 	d.mu.Lock()
 	var done []*sender
 	for id, s := range d.senders {
-		if s.ep.Load() == nil && s.drv.Len() == 0 && !s.spilled.Load() && !s.refills.Load() {
+		gone := s.ep.Load() == nil || !d.e.Owns(id)
+		if gone && s.drv.Len() == 0 && !s.spilled.Load() && !s.refills.Load() {
 			s.closed.Store(true)
 			delete(d.senders, id)
 			done = append(done, s)
@@ -229,12 +231,15 @@ func (d *Desk) closeDone() {
 	}
 }
 
-// resume tracks the pending deliveries the store holds for endpoint ep
-// ("": every endpoint), as many per endpoint as its backlog takes; the
-// rest mark their sender spilled. It returns how many it tracked.
-func (d *Desk) resume(ctx context.Context, ep string) (int, error) {
+// resume tracks the pending deliveries the store holds for the endpoints
+// that pass want, as many per endpoint as its backlog takes; the rest
+// mark their sender spilled. It returns how many it tracked.
+func (d *Desk) resume(ctx context.Context, want func(endpoint string) bool) (int, error) {
 	n := 0
-	err := d.e.PendingDeliveries(ctx, ep, "", 1<<62, func(ref snapshot.DeliveryRef) error {
+	err := d.e.PendingDeliveries(ctx, "", "", 1<<62, func(ref snapshot.DeliveryRef) error {
+		if !want(ref.Endpoint) {
+			return nil
+		}
 		s := d.sender(ref.Endpoint)
 		if s.drv.Len() >= d.cfg.Backlog {
 			s.spilled.Store(true)

@@ -1,0 +1,115 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/jslog"
+	"github.com/fxd-labs/fxd/natsnode/natstest"
+	"github.com/fxd-labs/fxd/partlog"
+)
+
+// openClusterNode opens an engine as a cluster node does (two parts on
+// one-replica streams named after stream, owning nothing until Own) with a
+// desk on it, in a harness of its own.
+func openClusterNode(t *testing.T, js jetstream.JetStream, stream string, cfg Config) *harness {
+	t.Helper()
+	_, pool := receiverCert(t)
+	cfg.Policy.AllowLoopback, cfg.RootCAs, cfg.Logger, cfg.Sealer = true, pool, quietLogger(), testSealer(t)
+	h := &harness{t: t, dir: t.TempDir(), cfg: cfg}
+	e, err := actors.Open(actors.Config{DataDir: h.dir, Logger: quietLogger(), Partitions: 2, Handover: true,
+		OpenLog: func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			return jslog.Open(ctx, js, jslog.Config{Stream: fmt.Sprintf("%s_%d", stream, part), Replicas: 1}, opts)
+		}})
+	require.NoError(t, err)
+	cfg.Engine = e
+	d := New(cfg)
+	d.AddHooks(e)
+	require.NoError(t, e.Recover())
+	require.NoError(t, d.Start(context.Background()))
+	h.e, h.d = e, d
+	var once sync.Once
+	h.closeAll = func() {
+		once.Do(func() {
+			d.Stop()
+			require.NoError(t, e.Close())
+		})
+	}
+	h.stopDesk = d.Stop
+	t.Cleanup(h.closeAll)
+	return h
+}
+
+// TestHandoverMovesDeliveries: two nodes' engines on the same streams,
+// each with its desk. A delivery failing at A's receiver is pending when
+// A gives the partition up; B takes it up, and B's desk, which started
+// owning nothing, resumes it (same event id) and fans a new event out to
+// the endpoint it indexed at the take-up. A lets go of everything of the
+// partition and delivers nothing more.
+func TestHandoverMovesDeliveries(t *testing.T) {
+	node, err := natstest.StartNode(t.TempDir(), "webhook-handover", nil)
+	require.NoError(t, err)
+	t.Cleanup(node.Shutdown)
+	nc, err := node.Connect()
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+
+	rc := newReceiver(t, http.StatusInternalServerError)
+	cfg := Config{Schedule: shortSchedule(9)}
+	a := openClusterNode(t, js, "wh_handover", cfg)
+	require.NoError(t, a.e.Own(0))
+	require.NoError(t, a.e.Own(1))
+	acct := a.newAccount("handover")
+	part := a.e.PartOf(acct)
+	ep := a.createEndpoint(acct, rc.URL())
+	dlv := a.sendTest(acct, ep.ID)
+	rc.waitHits(t, 1) // A tries, and fails
+	evt := eventOfDelivery(t, a, ep.ID, dlv)
+
+	b := openClusterNode(t, js, "wh_handover", cfg)
+	require.Zero(t, b.d.Stats().Endpoints, "B owns nothing: it indexes no endpoint")
+	a.e.Disown(part)
+	// An outcome A was writing as it let go waits out its write's
+	// deadline (writeTimeout) before its job ends.
+	require.Eventually(t, func() bool { st := a.d.Stats(); return st.Tracked == 0 && st.Senders == 0 && st.Endpoints == 0 },
+		writeTimeout+waitFor, pollTick, "A lets go of the partition's endpoint, delivery and sender: %+v", a.d.Stats())
+	tries := len(rc.hitsFor(evt))
+
+	rc.status.Store(http.StatusOK)
+	require.NoError(t, b.e.Own(part))
+	got := b.waitDelivery(ep.ID, dlv, "delivered by B", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
+	require.Greater(t, len(got.Attempts), 1, "B resumed the delivery A had tried")
+	require.Equal(t, evt, eventOfDelivery(t, b, ep.ID, dlv))
+	hits := rc.hitsFor(evt)
+	require.Greater(t, len(hits), tries, "B's attempt reached the receiver")
+	require.NoError(t, verify(ep.Secret, hits[len(hits)-1]), "signed with the endpoint's secret, opened by B")
+
+	// An event born at B after the take-up fans out to the endpoint B
+	// indexed then.
+	fired := b.fireTransfer(acct, 1)
+	w := b.waitFannedOut(fired)
+	require.Len(t, w.Deliveries, 1)
+	require.Equal(t, ep.ID, w.Deliveries[0].Endpoint)
+	require.Eventually(t, func() bool { return len(rc.hitsFor(fired)) == 1 }, waitFor, pollTick)
+	require.Empty(t, a.d.Stats().Tracked, "A drives nothing of the partition")
+}
+
+// eventOfDelivery is the event id of delivery dlv of endpoint ep.
+func eventOfDelivery(t *testing.T, h *harness, ep, dlv string) string {
+	t.Helper()
+	w, _ := h.delivery(ep, dlv)
+	return w.ID
+}
