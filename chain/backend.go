@@ -56,6 +56,9 @@ type Backend interface {
 
 	// PendingNonceAt is the next nonce, counting pooled transactions.
 	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
+	// NonceAt is the account's nonce at a block (nil: the latest), the
+	// count of its transactions mined by then.
+	NonceAt(ctx context.Context, account common.Address, blockNumber *big.Int) (uint64, error)
 	// SuggestGasPrice is eth_gasPrice (legacy price, base fee + tip).
 	SuggestGasPrice(ctx context.Context) (*big.Int, error)
 	// SuggestGasTipCap is eth_maxPriorityFeePerGas.

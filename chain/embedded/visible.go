@@ -213,6 +213,9 @@ func (d *durable) EstimateGas(ctx context.Context, call ethereum.CallMsg) (uint6
 func (d *durable) PendingNonceAt(ctx context.Context, a common.Address) (uint64, error) {
 	return read(ctx, d, func() (uint64, error) { return d.c.PendingNonceAt(ctx, a) })
 }
+func (d *durable) NonceAt(ctx context.Context, a common.Address, number *big.Int) (uint64, error) {
+	return read(ctx, d, func() (uint64, error) { return d.c.NonceAt(ctx, a, number) })
+}
 func (d *durable) SuggestGasPrice(ctx context.Context) (*big.Int, error) {
 	return read(ctx, d, func() (*big.Int, error) { return d.c.SuggestGasPrice(ctx) })
 }

@@ -124,6 +124,7 @@ type Relayer struct {
 	maxInFlight int
 	poll        time.Duration
 	dropCheck   time.Duration // dropCheckEvery; tests shorten it
+	journal     Journal       // nil: nothing recorded before a broadcast
 
 	sendMu sync.Mutex // nonce allocation, signing and broadcast
 	nonce  uint64     // next nonce, valid if synced
@@ -251,6 +252,9 @@ func (r *Relayer) broadcast(ctx context.Context, unsigned *types.DynamicFeeTx) (
 		tx, err := types.SignNewTx(r.key, r.signer, unsigned)
 		if err != nil {
 			return nil, fmt.Errorf("relay: sign: %w", err)
+		}
+		if err := r.record(ctx, tx); err != nil {
+			return nil, err // not sent; the nonce is still free
 		}
 		err = r.b.SendTransaction(ctx, tx)
 		switch {
