@@ -57,7 +57,7 @@ type Config struct {
 	Chain   *connect.Chain
 	Pools   *Pools
 	Makers  []maker.Maker
-	Relayer *relay.Relayer
+	Relayer relay.Sender
 	// Leg is the gasless leg AMM orders relay through (shared with
 	// cross-currency transfers, and with them its relayer).
 	Leg           *gasless.Leg

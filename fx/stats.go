@@ -7,7 +7,7 @@ import (
 
 // Relayer is the gas-only relayer the desk sends with (nil without one),
 // for /metrics.
-func (d *Desk) Relayer() *relay.Relayer { return d.cfg.Relayer }
+func (d *Desk) Relayer() relay.Sender { return d.cfg.Relayer }
 
 // Watcher is the chain watcher the desk was started on, nil before
 // Start, for /metrics.

@@ -98,7 +98,7 @@ func (l *Log) publish(b *batch) (uint64, error) {
 		l.buf = nil // do not pin a buffer grown for one huge entry
 	}
 	if err != nil {
-		if fenced(err) {
+		if Fenced(err) {
 			return 0, fmt.Errorf("fenced: another writer appended to stream %s after sequence %d: %w", l.cfg.Stream, l.lastSeq, err)
 		}
 		return 0, fmt.Errorf("publish indexes %d..%d (outcome unknown): %w", b.First, b.Last(), err)
@@ -110,9 +110,10 @@ func (l *Log) publish(b *batch) (uint64, error) {
 	return ack.Sequence, nil
 }
 
-// fenced reports a refusal by Nats-Expected-Last-Sequence (replicated
-// streams may answer with either code).
-func fenced(err error) bool {
+// Fenced reports a refusal by Nats-Expected-Last-Sequence: another writer
+// appended (replicated streams may answer with either code). The relay
+// journal fences its appends the same way (cluster/relayjournal.go).
+func Fenced(err error) bool {
 	var apiErr *jetstream.APIError
 	if !errors.As(err, &apiErr) {
 		return false

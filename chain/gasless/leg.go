@@ -51,7 +51,7 @@ type Leg struct {
 	Domain  eip712.Domain
 	Router  common.Address
 	Chain   chain.Backend
-	Relayer *relay.Relayer
+	Relayer relay.Sender
 	Logger  *slog.Logger
 }
 

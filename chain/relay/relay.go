@@ -321,24 +321,66 @@ func isAlreadyKnown(err error) bool {
 // have failed status (a revert): the caller checks receipt.Status. A
 // transaction the node no longer knows (dropped from its pool, or lost with
 // it in a restart) is never mined: Wait reports ErrDropped once the node
-// said so dropAfter times in a row, dropCheckEvery apart.
+// said so dropAfter times in a row, dropCheckEvery apart; it then leaves
+// the in-flight set and the next Send re-reads the nonce.
 func (r *Relayer) Wait(ctx context.Context, tx *types.Transaction) (*types.Receipt, error) {
-	t := time.NewTicker(r.poll)
+	rc, err := waitMined(ctx, r.b, tx, r.poll, r.dropCheck, r.noteErr)
+	switch {
+	case err == nil:
+		r.done(tx.Hash())
+	case errors.Is(err, ErrDropped):
+		r.done(tx.Hash())
+		r.stale.Store(true)
+	}
+	return rc, err
+}
+
+// Dropped is told that another process's Wait (WaitMined) found the
+// transaction h dropped by the node: its slot is freed and the next Send
+// re-reads the nonce, as after this relayer's own Wait said ErrDropped.
+func (r *Relayer) Dropped(h common.Hash) {
+	r.done(h)
+	r.stale.Store(true)
+}
+
+// WaitMined is Wait for a transaction another relayer sent (a cluster
+// node's, sent by the relayer on another node): the same polling and the
+// same drop detection, at the default intervals.
+func WaitMined(ctx context.Context, b chain.Backend, tx *types.Transaction) (*types.Receipt, error) {
+	return waitMined(ctx, b, tx, DefaultPollInterval, dropCheckEvery, func(error) {})
+}
+
+// waitMined polls b every poll for tx's receipt until it is mined, ctx
+// ends, or the node said dropAfter times in a row, dropCheck apart, that
+// it does not know tx (ErrDropped). A look-up without an answer counts
+// neither way; noteErr hears every error that is not the node's answer.
+func waitMined(ctx context.Context, b chain.Backend, tx *types.Transaction, poll, dropCheck time.Duration, noteErr func(error)) (*types.Receipt, error) {
+	t := time.NewTicker(poll)
 	defer t.Stop()
-	d := dropWatch{every: r.dropCheck, next: time.Now().Add(r.dropCheck)}
+	next, unknown := time.Now().Add(dropCheck), 0
 	for {
-		rc, err := r.b.TransactionReceipt(ctx, tx.Hash())
+		rc, err := b.TransactionReceipt(ctx, tx.Hash())
 		switch {
 		case err == nil && rc != nil:
-			r.done(tx.Hash())
 			return rc, nil
 		case err != nil && !errors.Is(err, ethereum.NotFound):
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			r.noteErr(err) // a transient error from the node: keep polling
-		case d.due(time.Now()) && r.dropped(ctx, tx, &d):
-			return nil, fmt.Errorf("%w: tx %s (nonce %d)", ErrDropped, tx.Hash(), tx.Nonce())
+			noteErr(err) // a transient error from the node: keep polling
+		case !time.Now().Before(next):
+			next = time.Now().Add(dropCheck)
+			switch _, _, err := b.TransactionByHash(ctx, tx.Hash()); {
+			case errors.Is(err, ethereum.NotFound):
+				unknown++
+			case err == nil:
+				unknown = 0
+			default:
+				noteErr(err)
+			}
+			if unknown >= dropAfter {
+				return nil, fmt.Errorf("%w: tx %s (nonce %d)", ErrDropped, tx.Hash(), tx.Nonce())
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -346,43 +388,6 @@ func (r *Relayer) Wait(ctx context.Context, tx *types.Transaction) (*types.Recei
 		case <-t.C:
 		}
 	}
-}
-
-// dropWatch is Wait's count of answers saying its transaction is unknown.
-type dropWatch struct {
-	every   time.Duration
-	next    time.Time
-	unknown int
-}
-
-func (d *dropWatch) due(now time.Time) bool {
-	if now.Before(d.next) {
-		return false
-	}
-	d.next = now.Add(d.every)
-	return true
-}
-
-// dropped asks the node whether it still knows tx (mined or pending) and
-// reports true once it said no dropAfter times in a row; the transaction
-// then leaves the in-flight set and the next Send re-reads the nonce. A
-// look-up that gets no answer counts neither way.
-func (r *Relayer) dropped(ctx context.Context, tx *types.Transaction, d *dropWatch) bool {
-	_, _, err := r.b.TransactionByHash(ctx, tx.Hash())
-	switch {
-	case errors.Is(err, ethereum.NotFound):
-		d.unknown++
-	case err == nil:
-		d.unknown = 0
-	default:
-		r.noteErr(err)
-	}
-	if d.unknown < dropAfter {
-		return false
-	}
-	r.done(tx.Hash())
-	r.stale.Store(true)
-	return true
 }
 
 // noteErr marks the nonce counter stale when err is not the node's answer
