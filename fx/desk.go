@@ -84,6 +84,7 @@ type Desk struct {
 	// for a maker that must be asked through its actor).
 	offerers []maker.Offerer
 	track    *tracker
+	takeUps  *actors.TakeUps // a cluster node's parts taken up (AddHooks)
 	stop     chan struct{}
 	wg       sync.WaitGroup
 

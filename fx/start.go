@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
 )
@@ -15,9 +16,9 @@ import (
 // sweepEvery is how often expired quotes leave the book.
 const sweepEvery = 5 * time.Second
 
-// Hook is the engine's hook for orders (actors.Engine.SetHook with
-// domain.KindOrder): every committed order row reaches the chain side.
-func (d *Desk) Hook() func(id string, events []domain.Event) {
+// hook is the engine's hook for orders (AddHook(KindOrder, …)): every
+// committed order row reaches the chain side.
+func (d *Desk) hook() func(id string, events []domain.Event) {
 	return func(_ string, events []domain.Event) {
 		for i := range events {
 			if o, ok := events[i].Row().(*domain.Order); ok && o != nil {
@@ -27,25 +28,51 @@ func (d *Desk) Hook() func(id string, events []domain.Event) {
 	}
 }
 
-// Start subscribes to the watcher, resumes every live order from the log
-// and starts driving them. Call it after the engine recovered.
-func (d *Desk) Start(w *watch.Watcher) error {
-	d.watcher.Store(w)
-	w.Subscribe(d.cfg.Pools.Filter(), d.cfg.Pools.OnLog)
-	w.Subscribe(d.Filter(), d.OnLog)
+// AddHooks adds the desk's order hook to e and, on a cluster node, follows
+// the partitions the node takes up and gives up (actors.TakeUps): the
+// live orders of a part taken up are resumed once it runs. Call it before
+// Recover.
+func (d *Desk) AddHooks(e *actors.Engine) {
+	e.AddHook(domain.KindOrder, d.hook())
+	var f *actors.TakeUps
+	f = e.FollowOwnership(actors.TakeUp{Name: "fx desk", Logger: d.cfg.Logger, Resume: func(parts map[int]bool) error {
+		_, err := d.resume(func(id string) bool { return f.In(parts, id) })
+		return err
+	}})
+	d.takeUps = f
+}
+
+// resume drives the live orders the store holds whose ids pass want, and
+// reports how many.
+func (d *Desk) resume(want func(id string) bool) (int, error) {
 	n := 0
 	err := d.e.LiveRows(domain.KindOrder, MaxLiveOrders, func(r domain.Row) error {
-		if o, ok := r.(*domain.Order); ok {
+		if o, ok := r.(*domain.Order); ok && want(o.ID) {
 			d.track.update(o)
 			n++
 		}
 		return nil
 	})
 	if err != nil {
+		return n, fmt.Errorf("fx: resume orders: %w", err)
+	}
+	return n, nil
+}
+
+// Start subscribes to the watcher, resumes every live order of the parts
+// the engine owns from the log and starts driving them. Call it after the
+// engine recovered, and after AddHooks.
+func (d *Desk) Start(w *watch.Watcher) error {
+	d.watcher.Store(w)
+	w.Subscribe(d.cfg.Pools.Filter(), d.cfg.Pools.OnLog)
+	w.Subscribe(d.Filter(), d.OnLog)
+	n, err := d.resume(d.e.Owns)
+	if err != nil {
 		return err
 	}
 	d.cfg.Logger.Info("fx desk started", "live_orders", n, "makers", len(d.cfg.Makers))
-	d.wg.Add(2)
+	d.wg.Add(3)
+	go func() { defer d.wg.Done(); d.takeUps.Run(d.stop) }()
 	go func() { defer d.wg.Done(); d.track.jobs.Run(d.stop) }()
 	go func() {
 		defer d.wg.Done()

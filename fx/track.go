@@ -73,10 +73,14 @@ type tracker struct {
 }
 
 func newTracker(d *Desk) *tracker {
+	var owned func(id string) bool // nil: every order is this desk's (no engine: the tracker's tests)
+	if d.e != nil {
+		owned = d.e.Owns
+	}
 	return &tracker{d: d, jobs: jobs.New(jobs.Config[common.Hash, tracked]{
 		Name: "fx orders", MaxLive: MaxLiveOrders, MaxJobs: maxJobs, KickQueue: kickQueue,
 		Tick: tickEvery, RetryAfter: retryAfter, JobTimeout: jobTimeout,
-		Clock: d.cfg.Clock, Logger: d.cfg.Logger,
+		Clock: d.cfg.Clock, Logger: d.cfg.Logger, Owned: owned,
 		Next: d.next, Keys: logKeys, Merge: mergeLearned, Stale: olderRow,
 	})}
 }

@@ -85,6 +85,7 @@ type Desk struct {
 	// caughtUpBlock is the block whose logs OnTransferLog has caught the
 	// store up for (the watcher's goroutine only).
 	caughtUpBlock uint64
+	takeUps       *actors.TakeUps // a cluster node's parts taken up (AddHooks)
 	stop          chan struct{}
 	wg            sync.WaitGroup
 }
@@ -108,14 +109,14 @@ func New(cfg Config) *Desk {
 	d.transfers = jobs.New(jobs.Config[common.Hash, tracked]{
 		Name: "transfers", MaxLive: MaxLiveTransfers, MaxJobs: maxJobs, KickQueue: kickQueue,
 		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,
-		Clock: cfg.Clock, Logger: cfg.Logger,
+		Clock: cfg.Clock, Logger: cfg.Logger, Owned: d.e.Owns,
 		Next: d.next, Keys: trackedKeys,
 		Stale: func(cur, next *tracked) bool { return next.t.UpdatedAt.Before(cur.t.UpdatedAt) },
 	})
 	d.links = jobs.New(jobs.Config[common.Hash, linkTracked]{
 		Name: "payment links", MaxLive: MaxLiveLinks, MaxJobs: maxJobs, KickQueue: kickQueue,
 		Tick: time.Second, RetryAfter: 2 * time.Second, JobTimeout: 3 * time.Minute,
-		Clock: cfg.Clock, Logger: cfg.Logger, Next: d.nextLink,
+		Clock: cfg.Clock, Logger: cfg.Logger, Owned: d.e.Owns, Next: d.nextLink,
 		Merge: func(cur, from *linkTracked) { cur.lastScan = from.lastScan },
 		Stale: func(cur, next *linkTracked) bool { return next.l.UpdatedAt.Before(cur.l.UpdatedAt) },
 	})
@@ -134,10 +135,10 @@ func (d *Desk) chainUnavailable(err error) domain.Outcome {
 // listener is bound). Call it before the API serves.
 func (d *Desk) SetPublicBase(url string) { d.cfg.PublicBase = url }
 
-// Hook is the engine's hook for transfers and payment links
+// hook is the engine's hook for transfers and payment links
 // (AddHook(KindTransfer, …), AddHook(KindLink, …)): every durable row
 // reaches the chain side. It must not block.
-func (d *Desk) Hook() func(id string, events []domain.Event) {
+func (d *Desk) hook() func(id string, events []domain.Event) {
 	return func(_ string, events []domain.Event) {
 		for i := range events {
 			if t := events[i].Transfer; t != nil {
@@ -162,29 +163,59 @@ func (d *Desk) track(t *domain.Transfer) {
 	}
 }
 
-// Start subscribes the links to the watcher's Transfer logs, resumes every
-// live transfer and link from the store and drives them. Call it after
-// the engine recovered.
-func (d *Desk) Start(w *watch.Watcher) error {
-	w.Subscribe(d.LinkFilter(), d.OnTransferLog)
-	nt, nl := 0, 0
-	err := d.e.LiveRows(domain.KindTransfer, MaxLiveTransfers, func(r domain.Row) error {
-		d.track(r.(*domain.Transfer))
-		nt++
+// AddHooks adds the desk's transfer and link hooks to e and, on a cluster
+// node, follows the partitions the node takes up and gives up
+// (actors.TakeUps): the live transfers and links of a part taken up are
+// resumed once it runs. Call it before Recover.
+func (d *Desk) AddHooks(e *actors.Engine) {
+	e.AddHook(domain.KindTransfer, d.hook())
+	e.AddHook(domain.KindLink, d.hook())
+	var f *actors.TakeUps
+	f = e.FollowOwnership(actors.TakeUp{Name: "payments desk", Logger: d.cfg.Logger, Resume: func(parts map[int]bool) error {
+		_, _, err := d.resume(func(id string) bool { return f.In(parts, id) })
+		return err
+	}})
+	d.takeUps = f
+}
+
+// resume drives the live transfers and links the store holds whose ids
+// pass want, and reports how many of each.
+func (d *Desk) resume(want func(id string) bool) (nt, nl int, err error) {
+	err = d.e.LiveRows(domain.KindTransfer, MaxLiveTransfers, func(r domain.Row) error {
+		if t := r.(*domain.Transfer); want(t.ID) {
+			d.track(t)
+			nt++
+		}
 		return nil
 	})
 	if err == nil {
 		err = d.e.LiveRows(domain.KindLink, MaxLiveLinks, func(r domain.Row) error {
-			d.trackLink(r.(*domain.Link))
-			nl++
+			if l := r.(*domain.Link); want(l.ID) {
+				d.trackLink(l)
+				nl++
+			}
 			return nil
 		})
 	}
 	if err != nil {
+		return nt, nl, fmt.Errorf("pay: resume transfers and links: %w", err)
+	}
+	return nt, nl, nil
+}
+
+// Start subscribes the links to the watcher's Transfer logs, resumes every
+// live transfer and link of the parts the engine owns from the store and
+// drives them. Call it after AddHooks and after
+// the engine recovered.
+func (d *Desk) Start(w *watch.Watcher) error {
+	w.Subscribe(d.LinkFilter(), d.OnTransferLog)
+	nt, nl, err := d.resume(d.e.Owns)
+	if err != nil {
 		return err
 	}
 	d.cfg.Logger.Info("payments desk started", "live_transfers", nt, "live_links", nl)
-	d.wg.Add(2)
+	d.wg.Add(3)
+	go func() { defer d.wg.Done(); d.takeUps.Run(d.stop) }()
 	go func() { defer d.wg.Done(); d.transfers.Run(d.stop) }()
 	go func() { defer d.wg.Done(); d.links.Run(d.stop) }()
 	return nil

@@ -94,11 +94,8 @@ type Desk struct {
 	endpoints map[string]*domain.Endpoint
 	byAccount map[string][]string
 	senders   map[string]*sender // endpoints with deliveries in memory
-	// gained are the parts taken up whose deliveries and unfanned events
-	// are not resumed yet (ownership.go); takeUps wakes the loop that
-	// resumes them.
-	gained  map[int]bool
-	takeUps chan struct{}
+	// takeUps resumes the parts a cluster node takes up (ownership.go).
+	takeUps *actors.TakeUps
 	// creates serializes POST /webhooks from the count check to the
 	// endpoint's commit, so no account passes MaxEndpointsPerAccount.
 	creates sync.Mutex
@@ -128,7 +125,7 @@ func New(cfg Config) *Desk {
 		cfg.Logger = slog.Default()
 	}
 	d := &Desk{cfg: cfg, e: cfg.Engine, endpoints: map[string]*domain.Endpoint{}, byAccount: map[string][]string{},
-		senders: map[string]*sender{}, gained: map[int]bool{}, takeUps: make(chan struct{}, 1), stop: make(chan struct{})}
+		senders: map[string]*sender{}, stop: make(chan struct{})}
 	d.fanout = jobs.New(jobs.Config[struct{}, *domain.WebhookEvent]{
 		Name: "webhook fan-out", MaxLive: MaxFanOut, MaxJobs: fanOutJobs, KickQueue: MaxFanOut,
 		Tick: time.Second, RetryAfter: time.Second, JobTimeout: writeTimeout, Clock: cfg.Clock, Logger: cfg.Logger,
@@ -147,7 +144,7 @@ func (d *Desk) AddHooks(e *actors.Engine) {
 		e.AddHook(k, d.onEvents)
 	}
 	e.AddHook(domain.KindEndpoint, d.onEndpoint)
-	e.AddOwnership(d.ownership)
+	d.takeUps = d.followOwnership(e)
 }
 
 // onEvents sees every durable record that carries a webhook event: a born
@@ -247,7 +244,7 @@ func (d *Desk) Start(ctx context.Context) error {
 	d.wg.Add(3)
 	go func() { defer d.wg.Done(); d.fanout.Run(d.stop) }()
 	go func() { defer d.wg.Done(); d.sweep() }()
-	go func() { defer d.wg.Done(); d.takeUpLoop() }()
+	go func() { defer d.wg.Done(); d.takeUps.Run(d.stop) }()
 	return nil
 }
 

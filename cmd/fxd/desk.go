@@ -105,8 +105,7 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 	}
 	payDesk := pay.New(pay.Config{Engine: e, Chain: ch.Client, ChainID: ch.ChainID, Tokens: bySymbol, Leg: leg, Pools: pools,
 		Factory: ch.Contracts.PaymentLinkFactory, AcceptDeadline: f.orderDeadline, Logger: logger})
-	e.AddHook(domain.KindOrder, desk.Hook())
-	e.AddHook(domain.KindTransfer, payDesk.Hook())
-	e.AddHook(domain.KindLink, payDesk.Hook())
+	desk.AddHooks(e)
+	payDesk.AddHooks(e)
 	return desk, payDesk, stop, nil
 }
