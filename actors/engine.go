@@ -228,12 +228,26 @@ func (p *part) recover() (uint64, int, error) {
 	return applied, n, nil
 }
 
-// BindChain records the chain's genesis hash in the log on first start and
+// MetaStore holds service facts: the engine (its log) on a single node; a
+// cluster node's own files for the facts that are the node's, not a
+// partition's (cluster.NodeMeta: its chain watcher's progress, the chain
+// it is bound to).
+type MetaStore interface {
+	// Meta reads a fact ("" when never set).
+	Meta(key string) (string, error)
+	// PutMeta records a fact durably.
+	PutMeta(key, value string) error
+}
+
+var _ MetaStore = (*Engine)(nil)
+
+// BindChain records the chain's genesis hash in m on first start and
 // refuses to run on any other chain afterwards: balances, orders and
-// watchers of one chain must never be read against another. Call it after
-// Recover (the store then holds every logged fact).
-func (e *Engine) BindChain(genesis string) error {
-	have, err := e.store.Meta(MetaChainGenesis)
+// watchers of one chain must never be read against another. On a single
+// node m is the engine: call it after Recover (the store then holds every
+// logged fact).
+func BindChain(m MetaStore, genesis string) error {
+	have, err := m.Meta(MetaChainGenesis)
 	if err != nil {
 		return err
 	}
@@ -243,8 +257,11 @@ func (e *Engine) BindChain(genesis string) error {
 	if have != "" {
 		return fmt.Errorf("actors: this data dir belongs to the chain with genesis %s, not %s; refusing to start", have, genesis)
 	}
-	return e.PutMeta(MetaChainGenesis, genesis)
+	return m.PutMeta(MetaChainGenesis, genesis)
 }
+
+// BindChain is BindChain(e, genesis).
+func (e *Engine) BindChain(genesis string) error { return BindChain(e, genesis) }
 
 // Meta reads a service fact recorded with PutMeta ("" when never set).
 func (e *Engine) Meta(key string) (string, error) { return e.store.Meta(key) }

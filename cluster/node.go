@@ -37,9 +37,11 @@ type NodeConfig struct {
 	// partition streams), Partitions and Handover. Engine.DataDir holds
 	// the store, and DataDir/nats the node's JetStream files.
 	Engine actors.Config
-	// Setup, when set, runs on the opened engine before it recovers: the
-	// desks add their hooks there (actors.Engine.AddHook, AddOwnership).
-	Setup  func(*actors.Engine) error
+	// Setup, when set, runs once the node's NATS connection is up and its
+	// engine is open, before the engine recovers (Router is not set yet):
+	// the desks add their hooks there (actors.Engine.AddHook,
+	// FollowOwnership).
+	Setup  func(*Node) error
 	Logger *slog.Logger
 }
 
@@ -86,8 +88,9 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		return openStream(js, p, opts, cfg.Logger)
 	}
 	e, err := actors.Open(ecfg)
+	n := &Node{NATS: srv, Conn: nc, JS: js, Engine: e}
 	if err == nil && cfg.Setup != nil {
-		if err = cfg.Setup(e); err != nil {
+		if err = cfg.Setup(n); err != nil {
 			_ = e.Close()
 		}
 	}
@@ -101,11 +104,11 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		srv.Shutdown()
 		return nil, err
 	}
-	r := &Router{Owner: e, Leaders: leaders,
+	n.Router = &Router{Owner: e, Leaders: leaders,
 		Forwarder: forward.NewForwarder(nc, forward.Config{}),
 		Balancer:  NewBalancer(nc, js, ids.Partitions, srv.Server().JetStreamIsLeader, srv.Server().JetStreamClusterPeers),
 		Logger:    cfg.Logger}
-	return &Node{NATS: srv, Conn: nc, JS: js, Engine: e, Router: r}, nil
+	return n, nil
 }
 
 // Close closes the engine, the connection and the NATS server, in that

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/cluster"
 	"github.com/fxd-labs/fxd/forward"
 	"github.com/fxd-labs/fxd/httpd"
@@ -52,18 +53,23 @@ func (f clusterFlags) check(s serveFlags) error {
 		return errors.New("serve: --cluster-name needs --node-name, --cluster-listen and --peers")
 	case f.partitions != ids.Partitions:
 		return fmt.Errorf("serve: --partitions %d: ids carry one of %d partitions, so the cluster has %d", f.partitions, ids.Partitions, ids.Partitions)
-	case s.chain != "embedded" || s.rpcURL != "":
-		return errors.New("serve: a cluster node does not run the chain desks yet (FX and payments answer 503); leave --chain and --rpc-url unset")
+	case s.chain == connect.ModeEmbedded && s.rpcURL != "":
+		return errors.New("serve: --rpc-url needs --chain rpc")
 	}
 	return nil
 }
 
+// chainDesks reports whether the node runs the chain and its desks: on
+// --chain rpc. Each node's embedded chain would be a chain of its own, so
+// a cluster on the default --chain embedded runs without them.
+func (f clusterFlags) chainDesks(s serveFlags) bool { return s.chain == connect.ModeRPC }
+
 // runClusterServe runs one cluster node until SIGINT or SIGTERM: the
 // public API on --listen answering what the node leads and forwarding the
 // rest, the admin listener (accounts it creates are placed in partitions
-// this node leads), the engine on the partition streams and the webhook
-// desk. The chain and its desks (FX, payments) do not run on a cluster
-// yet: their routes answer 503.
+// this node leads), the engine on the partition streams, the webhook desk
+// and, on --chain rpc, the chain side (clusterChain). Without it FX and
+// payments answer 503.
 func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePath string, started time.Time) error {
 	pubLn, admLn, err := f.listeners()
 	if err != nil {
@@ -76,59 +82,114 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 	if err != nil {
 		return err
 	}
-	// The webhook desk drives the endpoints and deliveries of the
-	// partitions the node owns, as they move (webhook/ownership.go).
-	var hooks *webhook.Desk
-	node, err := cluster.StartNode(cluster.NodeConfig{Name: f.cluster.node, ClusterName: f.cluster.name,
-		ClusterListen: f.cluster.listen, Peers: f.cluster.peers, Logger: logger,
-		Engine: actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger, PassivateAfter: f.passivateAfter},
-		Setup: func(e *actors.Engine) (err error) {
-			hooks, err = openWebhooks(f.webhooks, f.env, e, logger)
+	var chain *clusterChain
+	if f.cluster.chainDesks(f) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		chain, err = openClusterChain(ctx, f, logger)
+		cancel()
+		if err != nil {
 			return err
-		}})
+		}
+	} else {
+		logger.Warn("cluster node without the chain: FX and payments answer 503 (every node needs --chain rpc on one chain)")
+	}
+	node, hooks, err := startClusterNode(f, chain, logger)
 	if err != nil {
 		return err
 	}
-	if err := hooks.Start(context.Background()); err != nil {
-		return errors.Join(err, node.Close())
+	var public string
+	if f.publicURL == "" {
+		public = "http://" + pubLn.Addr().String() + basePath
+	} else {
+		public = f.publicURL
 	}
-	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
-		ServerURL: "http://" + pubLn.Addr().String(), Cluster: node.Router, Node: f.cluster.node, Webhooks: hooks}, node.Engine)
+	cfg := httpd.Config{BasePath: basePath, Logger: logger, Started: started, ServerURL: "http://" + pubLn.Addr().String(),
+		Cluster: node.Router, Node: f.cluster.node, Webhooks: hooks}
+	adminHandler := httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir)
+	if chain != nil {
+		chain.pay.SetPublicBase(public)
+		cfg.Chain, cfg.Desk, cfg.Pay = chain.ch, chain.desk, chain.pay
+		adminHandler = httpd.NewAdmin(node.Engine, chain.ch, chain.desk, token, f.dataDir).WithPayments(chain.pay)
+	}
+	api, err := httpd.New(cfg, node.Engine)
 	if err != nil {
-		hooks.Stop()
-		return errors.Join(err, node.Close())
+		return errors.Join(err, stopClusterNode(node, hooks, chain))
 	}
 	node.Router.Responder = forward.NewResponder(node.Conn, api.Handler(), httpd.WriteError)
 	clusterAdmin := httpd.ClusterAdmin{Status: func(ctx context.Context) (any, error) { return node.Status(ctx) }, RemovePeer: node.RemovePeer}
-	admin := &http.Server{Handler: httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir).WithWebhooks(hooks).WithCluster(clusterAdmin),
+	admin := &http.Server{Handler: adminHandler.WithWebhooks(hooks).WithCluster(clusterAdmin),
 		ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	errc := make(chan error, 2)
+	errc, failures := make(chan error, 2), make(chan error, 2)
 	go func() { errc <- api.Serve(pubLn) }()
 	go func() { errc <- admin.Serve(admLn) }()
 	ctx, stopRouter := context.WithCancel(context.Background())
-	routerErr := make(chan error, 1)
-	go func() { routerErr <- node.Router.Run(ctx) }()
+	routerErr, routerDone := make(chan error, 1), make(chan struct{})
+	go func() { defer close(routerDone); routerErr <- node.Router.Run(ctx) }()
+	named(routerErr, "cluster router", failures)
+	if chain != nil {
+		named(chain.watchErr, "chain watcher", failures)
+	}
+	stopRates := observeRates(api, logger)
+	defer stopRates()
 
 	if err := announce(stdout, f.dataDir, pubLn, admLn, started); err != nil {
 		stopRouter()
-		<-routerErr
-		hooks.Stop()
-		return errors.Join(err, node.Close())
+		<-routerDone
+		return errors.Join(err, stopClusterNode(node, hooks, chain))
 	}
 	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(), "env", f.env,
-		"base_path", basePath, "cluster", f.cluster.name, "node", f.cluster.node, "cluster_listen", f.cluster.listen)
+		"base_path", basePath, "cluster", f.cluster.name, "node", f.cluster.node, "cluster_listen", f.cluster.listen, "chain", chain != nil)
 
-	fatal := awaitStop(logger, errc, routerErr, "cluster router")
+	fatal := awaitStop(logger, errc, failures)
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = api.Shutdown(sctx)
 	_ = admin.Shutdown(sctx)
+	stopRates()
 	stopRouter()
-	if fatal == nil {
-		<-routerErr // its last poll (an Own under way) is over before the engine closes
+	<-routerDone // its last poll (an Own under way) is over before the engine closes
+	return errors.Join(fatal, stopClusterNode(node, hooks, chain))
+}
+
+// startClusterNode starts the node with the webhook desk and, when chain
+// is set, the chain side, each following the partitions the node owns;
+// then starts the desks.
+func startClusterNode(f serveFlags, chain *clusterChain, logger *slog.Logger) (*cluster.Node, *webhook.Desk, error) {
+	var hooks *webhook.Desk
+	node, err := cluster.StartNode(cluster.NodeConfig{Name: f.cluster.node, ClusterName: f.cluster.name,
+		ClusterListen: f.cluster.listen, Peers: f.cluster.peers, Logger: logger,
+		Engine: actors.Config{DataDir: f.dataDir, Env: f.env, Logger: logger, PassivateAfter: f.passivateAfter},
+		Setup: func(n *cluster.Node) (err error) {
+			if hooks, err = openWebhooks(f.webhooks, f.env, n.Engine, logger); err != nil || chain == nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			return chain.setup(ctx, n, f, logger)
+		}})
+	if err != nil {
+		if chain != nil {
+			chain.stop()
+		}
+		return nil, nil, err
 	}
-	// The desk's jobs write through the engine: stopped (and waited for)
-	// before it closes.
+	// Endpoints first: the chain desks' resumed records may fire events.
+	err = hooks.Start(context.Background())
+	if err == nil && chain != nil {
+		err = chain.start(logger)
+	}
+	if err != nil {
+		return nil, nil, errors.Join(err, stopClusterNode(node, hooks, chain))
+	}
+	return node, hooks, nil
+}
+
+// stopClusterNode stops the desks (their jobs write through the engine:
+// stopped, and waited for, before it closes), then the node.
+func stopClusterNode(node *cluster.Node, hooks *webhook.Desk, chain *clusterChain) error {
+	if chain != nil {
+		chain.stop()
+	}
 	hooks.Stop()
-	return errors.Join(fatal, node.Close())
+	return node.Close()
 }

@@ -40,11 +40,13 @@ func checkFXFlags(f serveFlags) error {
 	return nil
 }
 
-// openDesk builds the FX desk: pool state, the makers (each an actor with
-// its own key and inventory), the gas-only relayer, and the escrow's
-// settle window set to --rfq-settle-timeout. The desk's order hook is set
-// on the engine, which must not have recovered yet.
-func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, logger *slog.Logger) (*fx.Desk, *pay.Desk, func(), error) {
+// openDesk builds the FX and payments desks: pool state, the makers (each
+// an actor with its own key and inventory), the legs relayed by relayer
+// (the gas-only key's: the Relayer itself on a single node, the cluster's
+// relay client on a node), and the escrow's settle window set to
+// --rfq-settle-timeout. The desks' hooks are added to the engine, which
+// must not have recovered yet.
+func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, relayer relay.Sender, logger *slog.Logger) (*fx.Desk, *pay.Desk, func(), error) {
 	pools, err := fx.LoadPools(ctx, ch.Client, ch.Contracts.Pools)
 	if err != nil {
 		return nil, nil, nil, err
@@ -85,8 +87,6 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 		stop()
 		return nil, nil, nil, fmt.Errorf("serve: makers: %w", err)
 	}
-	// One relayer for every relay: it numbers the gas key's nonces.
-	relayer := relay.New(ch.Client, ch.Relayer, ch.ChainID)
 	leg := &gasless.Leg{Domain: eip712.Domain{ChainID: ch.ChainID, Permit2: ch.Contracts.Permit2}, Router: ch.Contracts.RelayRouter,
 		Chain: ch.Client, Relayer: relayer, Logger: logger}
 	desk := fx.New(fx.Config{

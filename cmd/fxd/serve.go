@@ -23,6 +23,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/relay"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd"
@@ -144,7 +145,9 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	if f.env == "live" && f.chain == connect.ModeEmbedded {
 		logger.Warn("the embedded chain is a test chain; --env live should run with --chain rpc")
 	}
-	desk, payDesk, stopMakers, err := openDesk(ctx, f, engine, ch, logger)
+	// One relayer for every relay: it numbers the gas key's nonces.
+	relayer := relay.New(ch.Client, ch.Relayer, ch.ChainID)
+	desk, payDesk, stopMakers, err := openDesk(ctx, f, engine, ch, relayer, logger)
 	if err != nil {
 		engine.Close()
 		return err
@@ -213,7 +216,9 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 		"env", f.env, "base_path", basePath, "wal_index", engine.LastIndex(),
 		"chain", f.chain, "chain_id", ch.ChainID.String(), "chain_rpc", ch.RPCURL)
 
-	fatal := awaitStop(logger, errc, watchErr, "chain watcher")
+	failures := make(chan error, 1)
+	named(watchErr, "chain watcher", failures)
+	fatal := awaitStop(logger, errc, failures)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = api.Shutdown(ctx)
@@ -254,10 +259,10 @@ func announce(stdout io.Writer, dataDir string, pub, adm net.Listener, started t
 	return nil
 }
 
-// awaitStop waits for SIGINT or SIGTERM, a listener's failure or the
-// failure of what (the chain watcher; a cluster node's router), which is
-// fatal (the exit is then an error).
-func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error, what string) error {
+// awaitStop waits for SIGINT or SIGTERM, a listener's failure, or a
+// failure on failures (the chain watcher's; a cluster node's router),
+// which is fatal (the exit is then an error). Each failure names its part.
+func awaitStop(logger *slog.Logger, errc <-chan error, failures <-chan error) error {
 	sig := make(chan os.Signal, 1)
 	// Not stopped: a second signal during the shutdown is ignored, as
 	// before, rather than killing the process half-way.
@@ -267,14 +272,23 @@ func awaitStop(logger *slog.Logger, errc <-chan error, watchErr <-chan error, wh
 		logger.Info("shutting down", "signal", s.String())
 	case err := <-errc:
 		logger.Error("listener failed", "err", err.Error())
-	case err := <-watchErr:
+	case err := <-failures:
 		// The watcher: a reorg deeper than it remembers, verified events
 		// may have been undone. The router: the node would answer for
 		// partitions it does not lead. Stop and let a person look.
-		logger.Error(what+" stopped", "err", err.Error())
-		return fmt.Errorf("serve: %s: %w", what, err)
+		logger.Error("stopped on a failure", "err", err.Error())
+		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// named forwards c's error, prefixed with what failed, to out.
+func named(c <-chan error, what string, out chan<- error) {
+	go func() {
+		if err, ok := <-c; ok && err != nil {
+			out <- fmt.Errorf("%s stopped: %w", what, err)
+		}
+	}()
 }
 
 // checkLoopback refuses an admin address that is not on loopback: the

@@ -17,16 +17,17 @@ import (
 // watcher fully delivered; a restart resumes after it.
 const metaWatchBlock = "watch_block"
 
-// startWatcher follows the chain from where the log says it stopped (or
-// from the current head on a first start) and records its progress in the
-// log. subscribe runs before the first block is scanned: a subscription
+// startWatcher follows the chain from where meta says it stopped (or from
+// the current head on a first start) and records its progress there: the
+// log on a single node, the node's own facts on a cluster (every node
+// watches the chain for the partitions it owns; watching changes nothing). subscribe runs before the first block is scanned: a subscription
 // made later would miss the blocks scanned before it, and with them
 // whatever happened while the service was down. The returned channel
 // yields the error that stopped it (a reorg deeper than it can undo);
 // stop ends it.
-func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger, subscribe func(*watch.Watcher) error) (<-chan error, func(), error) {
+func startWatcher(meta actors.MetaStore, ch *connect.Chain, logger *slog.Logger, subscribe func(*watch.Watcher) error) (<-chan error, func(), error) {
 	cfg := watch.Config{Logger: logger}
-	rec, err := e.Meta(metaWatchBlock)
+	rec, err := meta.Meta(metaWatchBlock)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,9 +45,10 @@ func startWatcher(e *actors.Engine, ch *connect.Chain, logger *slog.Logger, subs
 		cfg.From, cfg.ResumeHash = block+1, hash
 	}
 	w := watch.New(ch.Client, cfg, func(block uint64, hash common.Hash) {
-		if err := e.PutMeta(metaWatchBlock, strconv.FormatUint(block, 10)+":"+hash.Hex()); err != nil {
+		if err := meta.PutMeta(metaWatchBlock, strconv.FormatUint(block, 10)+":"+hash.Hex()); err != nil {
 			// The log refuses writes only after a storage failure, which
-			// ends the process anyway (wal.Options.OnFatal).
+			// ends the process anyway (wal.Options.OnFatal); a node's
+			// files likewise. The next block records it again.
 			logger.Error("watcher progress not recorded", "block", block, "err", err.Error())
 		}
 	})
