@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
@@ -57,14 +58,15 @@ func (n *clusterNode) kill() {
 	n.proc.Kill()
 }
 
-// testCluster is three nodes on loopback.
+// testCluster is three nodes on loopback, on one chain (anvil).
 type testCluster struct {
 	name  string
-	hooks hookTLS        // the webhook receivers' certificates; the nodes trust their CA
-	flags []string       // every node's serve flags beyond the cluster's (webhooks)
-	mu    sync.Mutex     // nodes: the writers read it while the test replaces a node
-	nodes []*clusterNode // the members now
-	logs  []string       // one name per process started
+	hooks   hookTLS        // the webhook receivers' certificates; the nodes trust their CA
+	flags   []string       // every node's serve flags beyond the cluster's (webhooks, chain)
+	permit2 common.Address // on the chain the nodes share
+	mu      sync.Mutex     // nodes: the writers read it while the test replaces a node
+	nodes   []*clusterNode // the members now
+	logs    []string       // one name per process started
 }
 
 // members is a copy of the cluster's nodes now.
@@ -90,6 +92,7 @@ func startTestCluster(t *testing.T) *testCluster {
 	// partitions hold. Retries 3 s apart: a receiver that is down through
 	// a failover fails a few attempts, far from the ten that disable.
 	c.flags = hookFlags(c.hooks, writeMasterKeyFile(t), retrySchedule(9, 3*time.Second))
+	c.flags = append(c.flags, c.sharedChain(t)...)
 	for i := range 3 {
 		c.nodes = append(c.nodes, &clusterNode{name: fmt.Sprintf("n%d", i), dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)})
 	}
@@ -103,6 +106,23 @@ func startTestCluster(t *testing.T) *testCluster {
 	// Signatures of the second the servers started in are refused.
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
 	return c
+}
+
+// sharedChain starts the chain every node runs on (anvil) and deploys the
+// contract set to it with `fxd chain deploy`; it returns the nodes'
+// --chain rpc flags.
+func (c *testCluster) sharedChain(t *testing.T) []string {
+	an := startAnvil(t, 31337)
+	keys := t.TempDir()
+	deployer := writeKeyFile(t, keys, "deployer.key", anvilKey0)
+	relayer := writeKeyFile(t, keys, "relayer.key", anvilKey1)
+	contracts := filepath.Join(keys, "contracts.json")
+	printed := cliJSON(t, "chain", "deploy", "--rpc-url", an.URL, "--deployer-key-file", deployer, "--out", contracts)
+	p2, _ := printed["permit2"].(string)
+	require.True(t, common.IsHexAddress(p2), "chain deploy printed permit2 %q", p2)
+	c.permit2 = common.HexToAddress(p2)
+	return []string{"--chain", "rpc", "--rpc-url", an.URL, "--contracts", contracts,
+		"--relayer-key-file", relayer, "--faucet-key-file", deployer}
 }
 
 // awaitBalanced waits until the nodes share the 64 partitions out evenly.
@@ -457,8 +477,11 @@ func (c *testCluster) requireOneServiceAcrossNodes(t *testing.T) {
 	require.Equal(t, "replayed", errorCode(t, got.Body))
 }
 
-// TestClusterFailover: three nodes; webhooks delivered across nodes and
-// across the SIGKILL of their owner; accounts created on each, written
+// TestClusterFailover: three nodes on one chain; webhooks delivered across
+// nodes and across the SIGKILL of their owner; an AMM trade, a transfer
+// and a paid link through nodes that do not own the account, and an
+// order finished by the new owner after the SIGKILL of the old one;
+// accounts created on each, written
 // through nodes that do not own them (the request is forwarded); then five
 // times, under that write load, the owner of one account's partition is
 // killed with SIGKILL, a survivor takes the partition over and answers,
@@ -469,6 +492,7 @@ func TestClusterFailover(t *testing.T) {
 	c := startTestCluster(t)
 	c.requireOneServiceAcrossNodes(t)
 	c.requireWebhooksAcrossFailover(t)
+	c.requireChainFlowsAcrossNodes(t)
 	var writers []*clusterWriter
 	for i, n := range c.nodes {
 		for j := range 2 {

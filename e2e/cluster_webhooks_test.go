@@ -23,13 +23,7 @@ func (c *testCluster) requireWebhooksAcrossFailover(t *testing.T) {
 	acct := n0.proc.createAccount(t, "cluster webhooks")
 	key := n0.proc.createKey(t, acct, "read,webhooks")
 	p, _ := ids.Partition(acct)
-	var others []*clusterNode // the nodes that do not own the account
-	for _, n := range c.members() {
-		if !n.owned()[p] {
-			others = append(others, n)
-		}
-	}
-	require.Len(t, others, 2, "partition %d has one owner", p)
+	others := c.notOwning(t, p)
 	via := func(n *clusterNode) *client.Client { return n.proc.client(t, key) }
 
 	rcv := startReceiver(t, c.hooks, 0)

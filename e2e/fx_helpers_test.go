@@ -36,12 +36,19 @@ type fxTrader struct {
 // its tokens (the one approval every Permit2 user makes once).
 func newTrader(t *testing.T, srv *server, name string, fund map[string]string, extra ...string) *fxTrader {
 	t.Helper()
+	return newTraderOn(t, srv, canonicalPermit2, name, fund, extra...)
+}
+
+// newTraderOn is newTrader on a chain whose Permit2 is at permit2 (one
+// `fxd chain deploy` deployed).
+func newTraderOn(t *testing.T, srv *server, permit2 common.Address, name string, fund map[string]string, extra ...string) *fxTrader {
+	t.Helper()
 	acct := srv.createAccount(t, name, extra...)
 	key := srv.createKey(t, acct, "read,trade,pay,wallets")
 	c := srv.client(t, key)
 	curs, chainID := getCurrencies(t, c)
 	tr := &fxTrader{srv: srv, c: c, key: key, wallet: newEthKey(t), rpc: srv.chainRPC(t), chainID: chainID, tokens: map[string]common.Address{},
-		permit2: canonicalPermit2}
+		permit2: permit2}
 	for sym, cur := range curs {
 		tr.tokens[sym] = common.HexToAddress(cur.Address)
 	}

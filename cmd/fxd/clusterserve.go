@@ -137,8 +137,12 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 		<-routerDone
 		return errors.Join(err, stopClusterNode(node, hooks, chain))
 	}
-	logger.Info("serving", "listen", pubLn.Addr().String(), "admin", admLn.Addr().String(), "env", f.env,
-		"base_path", basePath, "cluster", f.cluster.name, "node", f.cluster.node, "cluster_listen", f.cluster.listen, "chain", chain != nil)
+	fields := []any{"listen", pubLn.Addr().String(), "admin", admLn.Addr().String(), "env", f.env,
+		"base_path", basePath, "cluster", f.cluster.name, "node", f.cluster.node, "cluster_listen", f.cluster.listen}
+	if chain != nil {
+		fields = append(fields, "chain", f.chain, "chain_id", chain.ch.ChainID.String(), "chain_rpc", chain.ch.RPCURL)
+	}
+	logger.Info("serving", fields...)
 
 	fatal := awaitStop(logger, errc, failures)
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
