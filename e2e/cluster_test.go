@@ -60,7 +60,7 @@ func (n *clusterNode) kill() {
 
 // testCluster is three nodes on loopback, on one chain (anvil).
 type testCluster struct {
-	name  string
+	name    string
 	hooks   hookTLS        // the webhook receivers' certificates; the nodes trust their CA
 	flags   []string       // every node's serve flags beyond the cluster's (webhooks, chain)
 	permit2 common.Address // on the chain the nodes share
