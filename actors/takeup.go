@@ -78,8 +78,13 @@ func (f *TakeUps) ownership(part int, owned bool) {
 	}
 }
 
-// Run resumes the parts taken up until stop is closed.
+// Run resumes the parts taken up until stop is closed. On a single node
+// (no handovers: its one part is owned from the start) it only waits.
 func (f *TakeUps) Run(stop <-chan struct{}) {
+	if !f.e.cfg.Handover {
+		<-stop
+		return
+	}
 	t := time.NewTicker(takeUpRetry)
 	defer t.Stop()
 	for {

@@ -12,6 +12,10 @@ import (
 type Status struct {
 	Node       string            `json:"node"`
 	Partitions []PartitionStatus `json:"partitions"`
+	// Relayer is the node running the cluster's relayer (the relay
+	// journal stream's leader); "" when none does (no chain, or an
+	// election under way).
+	Relayer string `json:"relayer"`
 }
 
 // PartitionStatus is one partition: its stream's leader and replicas (from
@@ -51,6 +55,11 @@ func (n *Node) Status(ctx context.Context) (Status, error) {
 			return Status{}, fmt.Errorf("cluster: status: %w", ctx.Err())
 		}
 		st.Partitions = append(st.Partitions, ps)
+	}
+	if s, err := n.JS.Stream(ctx, RelayStream); err == nil {
+		if info, err := s.Info(ctx); err == nil && info.Cluster != nil {
+			st.Relayer = info.Cluster.Leader
+		}
 	}
 	return st, nil
 }

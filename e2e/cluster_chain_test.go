@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,13 @@ func (c *testCluster) requireChainFlowsAcrossNodes(t *testing.T) {
 		ev := requireSigned(t, q, ep.Secret)
 		require.Equal(t, want.typ, ev.Type)
 		requireObjectIsGET(t, tr.c, ev, want.target)
+	}
+
+	// One node runs the relayer, and every node says which.
+	relayer := c.fullStatus(t, n0).Relayer
+	require.True(t, slices.ContainsFunc(c.members(), func(n *clusterNode) bool { return n.name == relayer }), "relayer %q", relayer)
+	for _, n := range others {
+		require.Equal(t, relayer, c.fullStatus(t, n).Relayer)
 	}
 
 	// An order in flight through the owner's death.

@@ -350,18 +350,27 @@ type statusPartition struct {
 	} `json:"replicas"`
 }
 
-// status is `fxd cluster status` on node n.
-func (c *testCluster) status(t *testing.T, n *clusterNode) []statusPartition {
+// clusterStatus is `fxd cluster status`'s output.
+type clusterStatus struct {
+	Node       string            `json:"node"`
+	Partitions []statusPartition `json:"partitions"`
+	Relayer    string            `json:"relayer"`
+}
+
+// fullStatus is `fxd cluster status` on node n.
+func (c *testCluster) fullStatus(t *testing.T, n *clusterNode) clusterStatus {
 	res := runCLI(t, "cluster", "status", "--data-dir", n.dir)
 	require.Equal(t, 0, res.Code, "fxd cluster status: %s", res.Stderr)
-	var st struct {
-		Node       string            `json:"node"`
-		Partitions []statusPartition `json:"partitions"`
-	}
+	var st clusterStatus
 	require.NoError(t, json.Unmarshal([]byte(res.Stdout), &st), res.Stdout)
 	require.Equal(t, n.name, st.Node)
 	require.Len(t, st.Partitions, ids.Partitions)
-	return st.Partitions
+	return st
+}
+
+// status is the partitions of `fxd cluster status` on node n.
+func (c *testCluster) status(t *testing.T, n *clusterNode) []statusPartition {
+	return c.fullStatus(t, n).Partitions
 }
 
 // requireMapWhole: every partition has a leader and exactly that node
