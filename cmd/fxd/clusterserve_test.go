@@ -7,8 +7,9 @@ import (
 )
 
 // TestClusterFlags: a cluster node needs its name, its route address and
-// its peers; the partition count is the ids'; the chain desks are not run
-// on a cluster yet, so asking for a chain there is refused, not ignored.
+// its peers; the partition count is the ids'; the chain side runs on
+// --chain rpc only, so an --rpc-url on the embedded chain is refused, not
+// ignored.
 func TestClusterFlags(t *testing.T) {
 	node := clusterFlags{name: "c", node: "n0", listen: "127.0.0.1:6222", peers: []string{"127.0.0.1:6222"}, partitions: 64}
 	for _, c := range []struct {
@@ -24,8 +25,8 @@ func TestClusterFlags(t *testing.T) {
 		{"no node name", func() clusterFlags { f := node; f.node = ""; return f }(), serveFlags{chain: "embedded"}, "needs --node-name"},
 		{"no peers", func() clusterFlags { f := node; f.peers = nil; return f }(), serveFlags{chain: "embedded"}, "needs --node-name"},
 		{"32 partitions", func() clusterFlags { f := node; f.partitions = 32; return f }(), serveFlags{chain: "embedded"}, "--partitions 32"},
-		{"rpc chain", node, serveFlags{chain: "rpc"}, "does not run the chain desks"},
-		{"rpc url", node, serveFlags{chain: "embedded", rpcURL: "http://x"}, "does not run the chain desks"},
+		{"rpc chain", node, serveFlags{chain: "rpc", rpcURL: "http://x"}, ""},
+		{"rpc url", node, serveFlags{chain: "embedded", rpcURL: "http://x"}, "--rpc-url needs --chain rpc"},
 	} {
 		err := c.flags.check(c.serve)
 		if c.want == "" {
@@ -34,4 +35,6 @@ func TestClusterFlags(t *testing.T) {
 			require.ErrorContains(t, err, c.want, c.name)
 		}
 	}
+	require.True(t, node.chainDesks(serveFlags{chain: "rpc"}), "a node on --chain rpc runs the chain side")
+	require.False(t, node.chainDesks(serveFlags{chain: "embedded"}), "each node's embedded chain would be its own")
 }
