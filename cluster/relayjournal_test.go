@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/natsnode/natstest"
@@ -17,14 +16,10 @@ import (
 func TestRelayJournalFencesTheDeposed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	node, err := natstest.StartNode(t.TempDir(), "relay-journal", nil)
+	ns, err := natstest.StartJetStream(t.TempDir(), "relay-journal")
 	require.NoError(t, err)
-	t.Cleanup(node.Shutdown)
-	nc, err := node.Connect()
-	require.NoError(t, err)
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
+	t.Cleanup(ns.Close)
+	js := ns.JS
 
 	old, err := OpenRelayJournal(ctx, js, 1)
 	require.NoError(t, err)

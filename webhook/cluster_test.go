@@ -58,14 +58,10 @@ func openClusterNode(t *testing.T, js jetstream.JetStream, stream string, cfg Co
 // the endpoint it indexed at the take-up. A lets go of everything of the
 // partition and delivers nothing more.
 func TestHandoverMovesDeliveries(t *testing.T) {
-	node, err := natstest.StartNode(t.TempDir(), "webhook-handover", nil)
+	ns, err := natstest.StartJetStream(t.TempDir(), "webhook-handover")
 	require.NoError(t, err)
-	t.Cleanup(node.Shutdown)
-	nc, err := node.Connect()
-	require.NoError(t, err)
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
+	t.Cleanup(ns.Close)
+	js := ns.JS
 
 	rc := newReceiver(t, http.StatusInternalServerError)
 	cfg := Config{Schedule: shortSchedule(9)}

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/fxd-labs/fxd/natsnode"
 )
 
@@ -27,6 +30,40 @@ const pollEvery = 20 * time.Millisecond
 // StartNode starts a standalone node (no cluster) storing in dir.
 func StartNode(dir, name string, logf func(string, ...any)) (*natsnode.Node, error) {
 	return natsnode.Start(natsnode.Config{Name: name, StoreDir: dir, Logf: logf})
+}
+
+// Standalone is a standalone node with a connection to its JetStream.
+type Standalone struct {
+	Node *natsnode.Node
+	Conn *nats.Conn
+	JS   jetstream.JetStream
+}
+
+// StartJetStream starts a standalone node storing in dir and connects to
+// its JetStream. Close it when done.
+func StartJetStream(dir, name string) (*Standalone, error) {
+	node, err := StartNode(dir, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := node.Connect()
+	if err != nil {
+		node.Shutdown()
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		node.Shutdown()
+		return nil, fmt.Errorf("natstest: jetstream: %w", err)
+	}
+	return &Standalone{Node: node, Conn: nc, JS: js}, nil
+}
+
+// Close closes the connection and shuts the node down.
+func (s *Standalone) Close() {
+	s.Conn.Close()
+	s.Node.Shutdown()
 }
 
 // Cluster is n nodes routed to each other.
