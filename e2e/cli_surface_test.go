@@ -19,7 +19,7 @@ func TestCLISurface(t *testing.T) {
 			flags []string
 		}{
 			{[]string{"serve"}, []string{"data-dir", "listen", "admin-listen", "env", "log-level", "chain", "chain-rpc-listen", "rpc-url",
-				"contracts", "webhook-allow-loopback", "webhook-ca", "webhook-retry-schedule", "webhook-master-key-file", "makers",
+				"contracts", "maker-keys-file", "webhook-allow-loopback", "webhook-ca", "webhook-retry-schedule", "webhook-master-key-file", "makers",
 				"maker-fault", "order-deadline", "rfq-settle-timeout", "passivate-after", "public-url", "webhook-previous-master-keys-file",
 				"cluster-name", "node-name", "cluster-listen", "peers", "partitions"}},
 			{[]string{"admin", "webhooks", "reseal"}, []string{"data-dir", "admin-url", "admin-token-file"}},

@@ -48,8 +48,13 @@ type Config struct {
 	// chain both are fixed test keys.
 	RelayerKeyFile string
 	FaucetKeyFile  string
-	Makers         int // market-maker keys (embedded: fixed test keys)
-	Logger         *slog.Logger
+	// MakerKeysFile (rpc) holds the market makers' keys, one hex key a
+	// line ("#" comments): maker1, maker2, … in that order. Each maker
+	// needs gas and inventory on the chain and must be registered in the
+	// escrow (fxd chain deploy --makers). Empty: no makers (the AMM only).
+	MakerKeysFile string
+	Makers        int // embedded: how many makers, with fixed test keys
+	Logger        *slog.Logger
 }
 
 // Chain is an open chain.
@@ -198,6 +203,11 @@ func openRPC(ctx context.Context, cfg Config) (*Chain, error) {
 			return nil, fmt.Errorf("connect: --faucet-key-file: %w", err)
 		}
 	}
+	if cfg.MakerKeysFile != "" {
+		if c.Makers, err = ReadKeysFile(cfg.MakerKeysFile); err != nil {
+			return nil, fmt.Errorf("connect: --maker-keys-file: %w", err)
+		}
+	}
 	return c, c.checkCode(ctx)
 }
 
@@ -278,6 +288,44 @@ func ReadKeyFile(path string) (*ecdsa.PrivateKey, error) {
 		return nil, err
 	}
 	return crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
+}
+
+// maxMakerKeys bounds a maker keys file.
+const maxMakerKeys = 16
+
+// ReadKeysFile reads hex private keys, one a line; blank lines and lines
+// starting with # are skipped. It refuses an empty file, a repeated key
+// and more than maxMakerKeys.
+func ReadKeysFile(path string) ([]*ecdsa.PrivateKey, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var keys []*ecdsa.PrivateKey
+	seen := map[common.Address]bool{}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, err := crypto.HexToECDSA(strings.TrimPrefix(line, "0x"))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: not a hex private key", i+1)
+		}
+		a := crypto.PubkeyToAddress(k.PublicKey)
+		if seen[a] {
+			return nil, fmt.Errorf("line %d: key of %s given twice", i+1, a.Hex())
+		}
+		seen[a] = true
+		keys = append(keys, k)
+	}
+	switch {
+	case len(keys) == 0:
+		return nil, errors.New("no key in the file")
+	case len(keys) > maxMakerKeys:
+		return nil, fmt.Errorf("%d keys (at most %d)", len(keys), maxMakerKeys)
+	}
+	return keys, nil
 }
 
 // waitMined waits for a receipt, polling; chains here seal within ~2 s.

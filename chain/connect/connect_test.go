@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -76,3 +78,44 @@ func TestOpenRefusesUnknownModeAndMissingRPCConfig(t *testing.T) {
 }
 
 func addressOf(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
+
+// TestReadKeysFile: one hex key a line, comments and blank lines skipped;
+// an empty file, a bad line (named by number, never quoted), a repeated
+// key and too many keys are refused.
+func TestReadKeysFile(t *testing.T) {
+	const k1 = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
+	const k2 = "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6"
+	for _, tc := range []struct {
+		name, text string
+		n          int
+		err        string
+	}{
+		{"two keys", "# makers\n" + k1 + "\n\n  " + k2 + "  \n", 2, ""},
+		{"empty", "# none\n\n", 0, "no key"},
+		{"bad line", k1 + "\nnot-a-key-deadbeef\n", 0, "line 2: not a hex private key"},
+		{"twice", k1 + "\n" + k1[2:] + "\n", 0, "given twice"},
+		{"too many", "#\n" + manyKeys(17), 0, "at most 16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "makers.keys")
+			require.NoError(t, os.WriteFile(p, []byte(tc.text), 0o600))
+			keys, err := ReadKeysFile(p)
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				require.NotContains(t, err.Error(), "deadbeef", "a key's text is never echoed")
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, keys, tc.n)
+		})
+	}
+}
+
+// manyKeys is n distinct hex keys, one a line.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%064x\n", i+1000)
+	}
+	return b.String()
+}

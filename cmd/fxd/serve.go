@@ -41,6 +41,7 @@ type serveFlags struct {
 	dataDir, listen, adminListen, env string
 	chain, chainRPCListen, rpcURL     string
 	contracts, relayerKey, faucetKey  string
+	makerKeys                         string
 	makers                            int
 	makerFault                        string
 	orderDeadline, settleTimeout      time.Duration
@@ -82,6 +83,7 @@ master key may also come from ` + masterKeyEnv + ` (base64).`,
 	fs.StringVar(&f.relayerKey, "relayer-key-file", "", "rpc chain: hex private key file of the gas-only relayer")
 	fs.StringVar(&f.faucetKey, "faucet-key-file", "", "rpc chain, test env: hex private key file of the token owner (the deployer)")
 	fs.IntVar(&f.makers, "makers", 2, "embedded chain: number of market makers")
+	fs.StringVar(&f.makerKeys, "maker-keys-file", "", "rpc chain: `FILE` of the market makers' hex private keys, one a line (each registered by fxd chain deploy --makers, with gas and inventory); none: the AMM only")
 	fs.StringVar(&f.makerFault, "maker-fault", "none", "market makers' fault: none, or skip-settle (never settle, so escrows are refunded)")
 	fs.DurationVar(&f.orderDeadline, "order-deadline", fx.DefaultOrderDeadline, "FX order deadline after accept")
 	fs.DurationVar(&f.settleTimeout, "rfq-settle-timeout", fx.DefaultSettleTimeout, "RFQ maker settlement window (whole seconds); then the escrow is refunded")
@@ -136,7 +138,7 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	defer cancelOpen()
 	ch, err := connect.Open(ctx, connect.Config{Mode: f.chain, DataDir: f.dataDir, RPCListen: f.chainRPCListen,
 		RPCURL: f.rpcURL, ContractsFile: f.contracts, RelayerKeyFile: f.relayerKey, FaucetKeyFile: f.faucetKey,
-		Makers: f.makers, Logger: logger})
+		MakerKeysFile: f.makerKeys, Makers: f.makers, Logger: logger})
 	if err != nil {
 		engine.Close()
 		return err
