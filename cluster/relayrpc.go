@@ -65,13 +65,32 @@ type relaySendReply struct {
 // relayHandler serves the other nodes' sends with the relayer this node
 // runs (set while it runs one).
 type relayHandler struct {
-	slots chan struct{}
+	slots bounded
 	mu    sync.Mutex
 	r     *relay.Relayer
 }
 
 func newRelayHandler() *relayHandler {
-	return &relayHandler{slots: make(chan struct{}, relayHandlers)}
+	return &relayHandler{slots: make(bounded, relayHandlers)}
+}
+
+// bounded runs requests on goroutines of their own (NATS calls a
+// subscription's handler one message at a time), at most cap(b) at once.
+type bounded chan struct{}
+
+// goRun runs fn on a goroutine of its own and reports true, or reports
+// false at once when cap(b) run already.
+func (b bounded) goRun(fn func()) bool {
+	select {
+	case b <- struct{}{}:
+	default:
+		return false
+	}
+	go func() {
+		defer func() { <-b }()
+		fn()
+	}()
+	return true
 }
 
 func (h *relayHandler) set(r *relay.Relayer) {
@@ -100,23 +119,14 @@ func (h *relayHandler) subscribe(nc *nats.Conn) ([]*nats.Subscription, error) {
 	return []*nats.Subscription{send, dropped}, nil
 }
 
-// onSend runs a send on a goroutine of its own (NATS calls a
-// subscription's handler one message at a time), at most relayHandlers
-// at once.
+// onSend runs a send, at most relayHandlers at once.
 func (h *relayHandler) onSend(m *nats.Msg) {
 	var req relaySendRequest
 	if err := json.Unmarshal(m.Data, &req); err != nil {
 		respond(m, relaySendReply{Kind: relayFailed, Error: "cluster: bad relay request: " + err.Error()})
 		return
 	}
-	select {
-	case h.slots <- struct{}{}:
-	default:
-		respond(m, relaySendReply{Kind: relayBusy, Error: relay.ErrBusy.Error()})
-		return
-	}
-	go func() {
-		defer func() { <-h.slots }()
+	ran := h.slots.goRun(func() {
 		r := h.get()
 		if r == nil {
 			respond(m, relaySendReply{Kind: relayFailed, Error: ErrNoRelayer.Error()})
@@ -127,7 +137,10 @@ func (h *relayHandler) onSend(m *nats.Msg) {
 		defer cancel()
 		tx, err := r.Send(ctx, req.To, req.Data, req.Gas)
 		respond(m, sendReply(tx, err))
-	}()
+	})
+	if !ran {
+		respond(m, relaySendReply{Kind: relayBusy, Error: relay.ErrBusy.Error()})
+	}
 }
 
 // sendReply is the wire form of Send's outcome.
@@ -164,10 +177,11 @@ func (h *relayHandler) onDropped(m *nats.Msg) {
 	}
 }
 
-func respond(m *nats.Msg, v relaySendReply) {
+// respond answers m with v as JSON.
+func respond(m *nats.Msg, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic("cluster: marshal a relay reply: " + err.Error())
+		panic("cluster: marshal a reply: " + err.Error())
 	}
 	_ = m.Respond(b) // a caller gone has its own deadline
 }
@@ -177,14 +191,14 @@ func respond(m *nats.Msg, v relaySendReply) {
 // own chain client; a transaction it finds dropped is reported to the
 // relayer, whose next send then re-reads the nonce.
 type RelayClient struct {
-	duty    *RelayDuty
+	duty    *ChainDuty
 	conn    *nats.Conn
 	backend chain.Backend
 	addr    common.Address
 }
 
 // NewRelayClient is the relay.Sender of a node running duty.
-func NewRelayClient(duty *RelayDuty, backend chain.Backend) *RelayClient {
+func NewRelayClient(duty *ChainDuty, backend chain.Backend) *RelayClient {
 	return &RelayClient{duty: duty, conn: duty.cfg.Conn, backend: backend, addr: crypto.PubkeyToAddress(duty.cfg.Key.PublicKey)}
 }
 

@@ -15,7 +15,9 @@ import (
 // requireChainFlowsAcrossNodes: the chain side on a cluster (every node on
 // anvil), every request entering through a node that does not own the
 // account. An AMM trade (quote, accept, sign, submit; the leg relayed by
-// the cluster's one relayer, wherever it runs), a same-currency transfer,
+// the cluster's one relayer, wherever it runs), an RFQ trade (the firm
+// quote, its signature and the settlement by a maker on the node running
+// the chain duty; the escrow funded by the taker), a same-currency transfer,
 // and a payment link paid by a stranger and forwarded to its payout
 // wallet, each delivering its webhook event, signed, with the record as
 // its GET returns it. Then an AMM order is in flight (submitted, not yet
@@ -35,17 +37,20 @@ func (c *testCluster) requireChainFlowsAcrossNodes(t *testing.T) {
 	rcv.addSecret(t, ep.Secret)
 
 	o := settleAMMOrder(t, tr)
+	ro := settleRFQOrder(t, tr)
 	tv := confirmTransfer(t, tr)
 	lv := payLink(t, tr)
-	// 100 USDC, 10 swapped, 5 sent, the link's 15 forwarded to it.
-	tr.awaitBalance(t, tr.tokens["USDC"], tr.wallet.Address, units(100), time.Minute)
-	for _, want := range []struct{ typ, target string }{
-		{"fx.order.settled", basePath + "/fx/orders/" + o.OrderID},
-		{"transfer.confirmed", basePath + "/transfers/" + tv.ID},
-		{"payment_link.paid", basePath + "/payment-links/" + lv.ID},
+	// 100 USDC, 10 swapped on the AMM, 20 with a maker, 5 sent, the link's
+	// 15 forwarded to it.
+	tr.awaitBalance(t, tr.tokens["USDC"], tr.wallet.Address, units(80), time.Minute)
+	for _, want := range []struct{ typ, id, target string }{
+		{"fx.order.settled", o.OrderID, basePath + "/fx/orders/" + o.OrderID},
+		{"fx.order.settled", ro.OrderID, basePath + "/fx/orders/" + ro.OrderID},
+		{"transfer.confirmed", tv.ID, basePath + "/transfers/" + tv.ID},
+		{"payment_link.paid", lv.ID, basePath + "/payment-links/" + lv.ID},
 	} {
-		q := rcv.await(t, want.typ+" from the cluster", hookDeadline, func(q hookRequest) bool {
-			return q.Path == path && strings.Contains(q.Body, `"type":"`+want.typ+`"`)
+		q := rcv.await(t, want.typ+" of "+want.id+" from the cluster", hookDeadline, func(q hookRequest) bool {
+			return q.Path == path && strings.Contains(q.Body, `"type":"`+want.typ+`"`) && strings.Contains(q.Body, `"`+want.id+`"`)
 		})
 		ev := requireSigned(t, q, ep.Secret)
 		require.Equal(t, want.typ, ev.Type)
@@ -69,10 +74,26 @@ func (c *testCluster) requireChainFlowsAcrossNodes(t *testing.T) {
 	tr.c = c.anyLive().proc.client(t, tr.key)
 	settled := tr.await(t, ord.OrderID, "settled", 2*time.Minute)
 	require.Equal(t, ord.OrderID, settled.OrderID)
-	tr.awaitBalance(t, tr.tokens["USDC"], tr.wallet.Address, units(95), time.Minute)
+	tr.awaitBalance(t, tr.tokens["USDC"], tr.wallet.Address, units(75), time.Minute)
 	c.spawn(t, victim)
 	victim.await(t)
 	c.awaitBalanced(t)
+}
+
+// settleRFQOrder swaps 20 USDC for EURC with a maker (quote, accept, fund
+// the escrow, submit its tx) and returns the order settled.
+func settleRFQOrder(t *testing.T, tr *fxTrader) orderView {
+	t.Helper()
+	q := tr.quote(t, "USDC", "EURC", "20")
+	rq := q.pick(t, "rfq")
+	resp, o := tr.accept(t, rq.ID, "")
+	require.Equal(t, 200, resp.Status, "%s", resp.Body)
+	tx := tr.fundRFQ(t, o.Signing, true)
+	sub := tr.submit(t, o.OrderID, fmt.Sprintf(`{"tx_hash":%q}`, tx))
+	require.Equal(t, 200, sub.Status, "%s", sub.Body)
+	done := tr.await(t, o.OrderID, "settled", 90*time.Second)
+	require.Equal(t, rq.AmountOut, done.AmountOut, "the firm amount")
+	return done
 }
 
 // notOwning is the serving nodes that do not own partition p (two of

@@ -117,12 +117,25 @@ func (c *testCluster) sharedChain(t *testing.T) []string {
 	deployer := writeKeyFile(t, keys, "deployer.key", anvilKey0)
 	relayer := writeKeyFile(t, keys, "relayer.key", anvilKey1)
 	contracts := filepath.Join(keys, "contracts.json")
-	printed := cliJSON(t, "chain", "deploy", "--rpc-url", an.URL, "--deployer-key-file", deployer, "--out", contracts)
+	makerKeys := []string{anvilKey2, anvilKey3}
+	var makers []string
+	for _, k := range makerKeys {
+		makers = append(makers, ethKeyAddress(t, k).Hex())
+	}
+	printed := cliJSON(t, "chain", "deploy", "--rpc-url", an.URL, "--deployer-key-file", deployer, "--out", contracts,
+		"--makers", strings.Join(makers, ","))
 	p2, _ := printed["permit2"].(string)
 	require.True(t, common.IsHexAddress(p2), "chain deploy printed permit2 %q", p2)
 	c.permit2 = common.HexToAddress(p2)
+	for _, sym := range []string{"usdc", "usdt", "eurc"} {
+		token, _ := printed[sym].(string)
+		for _, m := range makers {
+			mintOnAnvil(t, an, anvilKey0, common.HexToAddress(token), common.HexToAddress(m), 1_000_000)
+		}
+	}
+	makersFile := writeKeyFile(t, keys, "makers.keys", strings.Join(makerKeys, "\n"))
 	return []string{"--chain", "rpc", "--rpc-url", an.URL, "--contracts", contracts,
-		"--relayer-key-file", relayer, "--faucet-key-file", deployer}
+		"--relayer-key-file", relayer, "--faucet-key-file", deployer, "--maker-keys-file", makersFile}
 }
 
 // awaitBalanced waits until the nodes share the 64 partitions out evenly.

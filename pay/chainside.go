@@ -116,15 +116,15 @@ func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Rec
 		if tl.From != from || tl.Value.Cmp(t.Amount) != 0 {
 			continue
 		}
-		out, err := d.e.Create(ctx, domain.ClaimID(rcpt.TxHash.Hex()), domain.Request{Cmd: domain.ClaimLog{
-			TxHash: rcpt.TxHash.Hex(), LogIndex: uint64(tl.LogIndex), By: t.ID}})
+		refused, err := d.cfg.Claims.Claim(ctx, domain.ClaimID(rcpt.TxHash.Hex()), domain.ClaimLog{
+			TxHash: rcpt.TxHash.Hex(), LogIndex: uint64(tl.LogIndex), By: t.ID})
 		if err != nil {
 			return 0, nil, fmt.Errorf("pay: claim %s: %w", rcpt.TxHash.Hex(), err)
 		}
-		if out.Err == nil {
+		if refused == nil {
 			return uint64(tl.LogIndex), nil, nil
 		}
-		refusal = out.Err // claimed by another transfer: try the next log
+		refusal = refused // claimed by another transfer: try the next log
 	}
 	if refusal != nil {
 		return 0, refusal, nil

@@ -68,8 +68,32 @@ type Config struct {
 	PublicBase     string
 	AcceptDeadline time.Duration
 	SlippageBps    uint64
-	Clock          func() time.Time
-	Logger         *slog.Logger
+	// Claims records which transfer a transaction's log confirmed (the
+	// claim entity of the tx, in the partition its hash falls in); nil:
+	// the engine's (a single node owns every partition). A cluster node
+	// asks the claim's owner (cluster.Claims).
+	Claims Claimer
+	Clock  func() time.Time
+	Logger *slog.Logger
+}
+
+// Claimer runs a ClaimLog on the claim entity id, wherever its partition
+// is owned: nil when granted, the refusal (409 tx_already_used), or an
+// error (try again later).
+type Claimer interface {
+	Claim(ctx context.Context, id string, c domain.ClaimLog) (*domain.Error, error)
+}
+
+// EngineClaims is the Claimer of an engine that owns the claim's part.
+type EngineClaims struct{ E *actors.Engine }
+
+// Claim creates or updates the claim entity id on the engine.
+func (c EngineClaims) Claim(ctx context.Context, id string, cl domain.ClaimLog) (*domain.Error, error) {
+	out, err := c.E.Create(ctx, id, domain.Request{Cmd: cl})
+	if err != nil {
+		return nil, err
+	}
+	return out.Err, nil
 }
 
 // Desk is the payments desk. Create it with New, set its Hook on the
@@ -100,6 +124,9 @@ func New(cfg Config) *Desk {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
+	}
+	if cfg.Claims == nil {
+		cfg.Claims = EngineClaims{E: cfg.Engine}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/maker"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/cluster"
 	"github.com/fxd-labs/fxd/fx"
@@ -17,21 +20,21 @@ import (
 
 // clusterChain is a cluster node's chain side (--chain rpc: every node on
 // one chain): the node's chain client and its own facts (the chain it is
-// bound to, its watcher's progress), the relayer duty (the cluster's one
-// relayer runs on the node leading the relay journal; the others send
-// through it), the FX and payments desks driving the records of the
-// partitions the node owns, and the node's watcher feeding them.
+// bound to, its watcher's progress), the chain duty (the cluster's one
+// relayer and its makers run on the node leading the relay journal; the
+// others send and ask through it), the FX and payments desks driving the
+// records of the partitions the node owns, and the node's watcher feeding
+// them.
 type clusterChain struct {
-	ch         *connect.Chain
-	meta       *cluster.NodeMeta
-	duty       *cluster.RelayDuty
-	desk       *fx.Desk
-	pay        *pay.Desk
-	stopMakers func()
-	stopDuty   context.CancelFunc
-	dutyDone   chan struct{}
-	stopWatch  func()
-	watchErr   <-chan error
+	ch        *connect.Chain
+	meta      *cluster.NodeMeta
+	duty      *cluster.ChainDuty
+	desk      *fx.Desk
+	pay       *pay.Desk
+	stopDuty  context.CancelFunc
+	dutyDone  chan struct{}
+	stopWatch func()
+	watchErr  <-chan error
 }
 
 // openClusterChain dials the chain and binds the node to it.
@@ -52,18 +55,32 @@ func openClusterChain(ctx context.Context, f serveFlags, logger *slog.Logger) (*
 	return &clusterChain{ch: ch, meta: meta}, nil
 }
 
-// setup builds the relayer duty and the desks on the node (cluster
-// NodeConfig.Setup: before the engine recovers).
-func (c *clusterChain) setup(ctx context.Context, n *cluster.Node, f serveFlags, logger *slog.Logger) (err error) {
+// setup builds the chain duty (the cluster's relayer and makers, run by
+// the node leading the relay journal) and the desks on the node, which
+// send and ask through it (cluster NodeConfig.Setup: before the engine
+// recovers).
+func (c *clusterChain) setup(ctx context.Context, n *cluster.Node, f serveFlags, logger *slog.Logger) error {
+	pools, err := fx.LoadPools(ctx, c.ch.Client, c.ch.Contracts.Pools)
+	if err != nil {
+		return err
+	}
+	ids := make([]cluster.MakerID, len(c.ch.Makers))
+	for i, k := range c.ch.Makers {
+		ids[i] = cluster.MakerID{Name: makerName(i), Address: crypto.PubkeyToAddress(k.PublicKey)}
+	}
 	srv := n.NATS.Server()
-	c.duty = cluster.NewRelayDuty(cluster.RelayConfig{Conn: n.Conn, JS: n.JS, Replicas: cluster.Replicas,
+	c.duty = cluster.NewChainDuty(cluster.ChainDutyConfig{Conn: n.Conn, JS: n.JS, Replicas: cluster.Replicas,
 		Leads:   func() bool { return srv.JetStreamIsStreamLeader(cluster.Account, cluster.RelayStream) },
-		Backend: c.ch.Client, Key: c.ch.Relayer, ChainID: c.ch.ChainID, Logger: logger})
-	c.desk, c.pay, c.stopMakers, err = openDesk(ctx, f, n.Engine, c.ch, cluster.NewRelayClient(c.duty, c.ch.Client), logger)
+		Backend: c.ch.Client, Key: c.ch.Relayer, ChainID: c.ch.ChainID, Logger: logger, Makers: ids,
+		StartMakers: func(ctx context.Context) ([]maker.Maker, func(), error) {
+			return startMakers(ctx, f, c.ch, pools, logger)
+		}})
+	c.desk, c.pay, err = openDesk(ctx, f, n.Engine, c.ch, pools, cluster.NewMakerClients(c.duty),
+		cluster.NewRelayClient(c.duty, c.ch.Client), cluster.FollowClaims(n.Engine, n.Conn, logger), logger)
 	return err
 }
 
-// start runs the relayer duty, then the watcher and the desks on it.
+// start runs the chain duty, then the watcher and the desks on it.
 func (c *clusterChain) start(logger *slog.Logger) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.stopDuty, c.dutyDone = cancel, make(chan struct{})
@@ -79,8 +96,8 @@ func (c *clusterChain) start(logger *slog.Logger) error {
 }
 
 // stop ends the watcher, the desks (waiting for their jobs, which write
-// through the engine: call it before the engine closes), the relayer duty
-// and the chain client.
+// through the engine: call it before the engine closes), the chain duty
+// (its makers with it) and the chain client.
 func (c *clusterChain) stop() {
 	if c.stopWatch != nil {
 		c.stopWatch()
@@ -88,7 +105,6 @@ func (c *clusterChain) stop() {
 	if c.desk != nil {
 		c.desk.Stop()
 		c.pay.Stop()
-		c.stopMakers()
 	}
 	if c.stopDuty != nil {
 		c.stopDuty()

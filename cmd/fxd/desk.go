@@ -40,17 +40,11 @@ func checkFXFlags(f serveFlags) error {
 	return nil
 }
 
-// openDesk builds the FX and payments desks: pool state, the makers (each
-// an actor with its own key and inventory), the legs relayed by relayer
-// (the gas-only key's: the Relayer itself on a single node, the cluster's
-// relay client on a node), and the escrow's settle window set to
-// --rfq-settle-timeout. The desks' hooks are added to the engine, which
-// must not have recovered yet.
-func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, relayer relay.Sender, logger *slog.Logger) (*fx.Desk, *pay.Desk, func(), error) {
-	pools, err := fx.LoadPools(ctx, ch.Client, ch.Contracts.Pools)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// startMakers starts the embedded market makers of ch's maker keys (each
+// an actor with its own key and inventory, priced off pools) and returns
+// them with their stop. On a fresh chain each waits for its escrow
+// approvals to be mined; they start at once.
+func startMakers(ctx context.Context, f serveFlags, ch *connect.Chain, pools *fx.Pools, logger *slog.Logger) ([]maker.Maker, func(), error) {
 	system := actors.NewSystem(logger)
 	var tokens []common.Address
 	for _, c := range domain.Currencies {
@@ -58,21 +52,17 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 			tokens = append(tokens, a)
 		}
 	}
-	// Makers start at once: on a fresh chain each waits for its escrow
-	// approvals to be mined.
 	makers := make([]maker.Maker, len(ch.Makers))
 	errs := make([]error, len(ch.Makers))
 	var wg sync.WaitGroup
 	for i, key := range ch.Makers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			makers[i], errs[i] = maker.Start(ctx, system, maker.Config{
-				Name: fmt.Sprintf("maker%d", i+1), Key: key, Backend: ch.Client, ChainID: ch.ChainID,
+				Name: makerName(i), Key: key, Backend: ch.Client, ChainID: ch.ChainID,
 				Escrow: ch.Contracts.RfqEscrow, Tokens: tokens, SpreadBps: makerSpreadBps(i), Price: pools.Mid,
 				Fault: maker.Fault(f.makerFault), Logger: logger,
 			})
-		}()
+		})
 	}
 	wg.Wait()
 	stop := func() {
@@ -85,8 +75,22 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 	}
 	if err := errors.Join(errs...); err != nil {
 		stop()
-		return nil, nil, nil, fmt.Errorf("serve: makers: %w", err)
+		return nil, nil, fmt.Errorf("serve: makers: %w", err)
 	}
+	return makers, stop, nil
+}
+
+// makerName is the i-th maker's name (the API's provider).
+func makerName(i int) string { return fmt.Sprintf("maker%d", i+1) }
+
+// openDesk builds the FX and payments desks on pools and makers, with the
+// legs relayed by relayer (the gas-only key's: the Relayer itself on a
+// single node, the cluster's relay client on a node) and transaction logs
+// claimed by claims (nil: the engine's), and sets the
+// escrow's settle window to --rfq-settle-timeout. The desks' hooks are
+// added to the engine, which must not have recovered yet.
+func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.Chain, pools *fx.Pools, makers []maker.Maker,
+	relayer relay.Sender, claims pay.Claimer, logger *slog.Logger) (*fx.Desk, *pay.Desk, error) {
 	leg := &gasless.Leg{Domain: eip712.Domain{ChainID: ch.ChainID, Permit2: ch.Contracts.Permit2}, Router: ch.Contracts.RelayRouter,
 		Chain: ch.Client, Relayer: relayer, Logger: logger}
 	desk := fx.New(fx.Config{
@@ -94,8 +98,7 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 		OrderDeadline: f.orderDeadline, SettleTimeout: f.settleTimeout, Logger: logger,
 	})
 	if err := desk.EnsureSettleWindow(ctx); err != nil {
-		stop()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	bySymbol := map[string]common.Address{}
 	for _, c := range domain.Currencies {
@@ -104,8 +107,8 @@ func openDesk(ctx context.Context, f serveFlags, e *actors.Engine, ch *connect.C
 		}
 	}
 	payDesk := pay.New(pay.Config{Engine: e, Chain: ch.Client, ChainID: ch.ChainID, Tokens: bySymbol, Leg: leg, Pools: pools,
-		Factory: ch.Contracts.PaymentLinkFactory, AcceptDeadline: f.orderDeadline, Logger: logger})
+		Factory: ch.Contracts.PaymentLinkFactory, AcceptDeadline: f.orderDeadline, Claims: claims, Logger: logger})
 	desk.AddHooks(e)
 	payDesk.AddHooks(e)
-	return desk, payDesk, stop, nil
+	return desk, payDesk, nil
 }

@@ -147,10 +147,21 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	if f.env == "live" && f.chain == connect.ModeEmbedded {
 		logger.Warn("the embedded chain is a test chain; --env live should run with --chain rpc")
 	}
+	pools, err := fx.LoadPools(ctx, ch.Client, ch.Contracts.Pools)
+	if err != nil {
+		engine.Close()
+		return err
+	}
+	makers, stopMakers, err := startMakers(ctx, f, ch, pools, logger)
+	if err != nil {
+		engine.Close()
+		return err
+	}
 	// One relayer for every relay: it numbers the gas key's nonces.
 	relayer := relay.New(ch.Client, ch.Relayer, ch.ChainID)
-	desk, payDesk, stopMakers, err := openDesk(ctx, f, engine, ch, relayer, logger)
+	desk, payDesk, err := openDesk(ctx, f, engine, ch, pools, makers, relayer, nil, logger)
 	if err != nil {
+		stopMakers()
 		engine.Close()
 		return err
 	}

@@ -74,7 +74,7 @@ func (l *lossy) SendTransaction(ctx context.Context, tx *types.Transaction) erro
 
 // relayNode is one node's relay duty and client.
 type relayNode struct {
-	duty   *RelayDuty
+	duty   *ChainDuty
 	client *RelayClient
 	chain  *lossy
 	stop   func()
@@ -103,7 +103,7 @@ func TestRelayerMovesWithTheJournal(t *testing.T) {
 		require.NoError(t, err)
 		srv := n.Server()
 		node := &relayNode{chain: &lossy{Backend: ch.Client}}
-		node.duty = NewRelayDuty(RelayConfig{Conn: nc, JS: js, Replicas: 3, Backend: node.chain, Key: ch.relayer, ChainID: simtest.ChainID,
+		node.duty = NewChainDuty(ChainDutyConfig{Conn: nc, JS: js, Replicas: 3, Backend: node.chain, Key: ch.relayer, ChainID: simtest.ChainID,
 			Leads: func() bool { return srv.JetStreamIsStreamLeader(Account, RelayStream) }, Logger: logger,
 			Options: []relay.Option{relay.WithPollInterval(5 * time.Millisecond)}})
 		node.client = NewRelayClient(node.duty, node.chain)
