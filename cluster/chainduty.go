@@ -56,10 +56,10 @@ type MakerID struct {
 // singletons move with the system stream's leadership). Taking the duty
 // up, it reads the journal back and broadcasts again every transaction
 // not mined, starts the makers, then serves the other nodes' sends
-// (relayrpc.go) and maker requests (makerrpc.go). A relayer is deposed when leadership moves,
-// and also when its journal record is fenced (a new leader recorded):
-// then it sends nothing more, and, if this node leads again, a new one
-// starts from the journal.
+// (relayrpc.go) and maker requests (makerrpc.go). A relayer is deposed
+// when leadership moves, and also when its journal record is fenced (a
+// new leader recorded): then it sends nothing more, and, if this node
+// leads again, a new one starts from the journal.
 type ChainDuty struct {
 	cfg ChainDutyConfig
 

@@ -30,7 +30,7 @@ type clusterFlags struct {
 }
 
 func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
-	fs.StringVar(&f.name, "cluster-name", "", "run as a node of this cluster (embedded NATS JetStream; partial: FX and payments do not run on a cluster yet)")
+	fs.StringVar(&f.name, "cluster-name", "", "run as a node of this cluster (embedded NATS JetStream; FX and payments need --chain rpc, every node on one chain)")
 	fs.StringVar(&f.node, "node-name", "", "cluster: this node's name, unique in the cluster")
 	fs.StringVar(&f.listen, "cluster-listen", "", "cluster: host:port the other nodes connect to")
 	fs.StringSliceVar(&f.peers, "peers", nil, "cluster: the nodes' --cluster-listen addresses, comma-separated (this node's may be listed)")
