@@ -71,6 +71,16 @@ func (l *Leaders) Drop(p int) {
 // Leads reports whether this node led p at the last poll.
 func (l *Leaders) Leads(p int) bool { return p >= 0 && p < len(l.leads) && l.leads[p].Load() }
 
+// LeadsNow reports whether this node led p at the last poll and its
+// server still leads p's stream now (a map lookup under the server's
+// lock). Between a change and the next poll, Leads may still say true on
+// the deposed node, which would then answer from its own state: a key
+// created at the new owner unknown there (401), a write acknowledged
+// there missing from a read. Routing asks LeadsNow instead, so the
+// deposed node forwards the request, and a node that leads the stream but
+// has not taken p up yet refuses it (503, retried by the client).
+func (l *Leaders) LeadsNow(p int) bool { return l.Leads(p) && l.leader(l.streams[p]) }
+
 // Led lists the partitions this node led at the last poll, in order.
 func (l *Leaders) Led() []int {
 	var out []int

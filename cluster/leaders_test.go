@@ -249,4 +249,16 @@ func TestPollChanges(t *testing.T) {
 		require.Equal(t, s.want, got, s.name)
 		require.Equal(t, s.led, l.Led(), s.name)
 	}
+
+	// Leadership moves away between two polls: Leads still says so until
+	// the next poll, LeadsNow at once.
+	require.True(t, l.LeadsNow(1))
+	lead()
+	require.True(t, l.Leads(1), "the poll has not seen it")
+	require.False(t, l.LeadsNow(1), "the server no longer leads the stream")
+	lead(1)
+	require.True(t, l.LeadsNow(1))
+	require.False(t, l.LeadsNow(0), "a stream the server leads but the node has not taken up")
+	lead(0, 1)
+	require.False(t, l.LeadsNow(0))
 }

@@ -32,8 +32,9 @@ type Router struct {
 	Logger       *slog.Logger
 }
 
-// Leads reports whether this node leads p (httpd.Cluster).
-func (r *Router) Leads(p int) bool { return r.Leaders.Leads(p) }
+// Leads reports whether this node leads p now (httpd.Cluster): it has
+// taken p up and its server still leads p's stream (Leaders.LeadsNow).
+func (r *Router) Leads(p int) bool { return r.Leaders.LeadsNow(p) }
 
 // Forward passes the request to p's owner (httpd.Cluster).
 func (r *Router) Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error {
