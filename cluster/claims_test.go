@@ -11,22 +11,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/actors/actorstest"
 	"github.com/fxd-labs/fxd/domain"
-	"github.com/fxd-labs/fxd/jslog"
 	"github.com/fxd-labs/fxd/natsnode/natstest"
-	"github.com/fxd-labs/fxd/partlog"
 )
 
 // openPartsEngine opens an engine on parts one-replica streams named after
 // stream, owning nothing until Own, with a Claims following it.
 func openPartsEngine(t *testing.T, ns *natstest.Standalone, stream string, parts int) (*actors.Engine, *Claims) {
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	e, err := actors.Open(actors.Config{DataDir: t.TempDir(), Logger: logger, Partitions: parts, Handover: true,
-		OpenLog: func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			return jslog.Open(ctx, ns.JS, jslog.Config{Stream: fmt.Sprintf("%s_%d", stream, part), Replicas: 1}, opts)
-		}})
+	e, err := actors.Open(actorstest.OnStreams(t.TempDir(), ns.JS, stream, parts, logger))
 	require.NoError(t, err)
 	c := FollowClaims(e, ns.Conn, logger)
 	require.NoError(t, e.Recover())

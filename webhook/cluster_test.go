@@ -2,20 +2,17 @@ package webhook
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/actors/actorstest"
 	"github.com/fxd-labs/fxd/domain"
-	"github.com/fxd-labs/fxd/jslog"
 	"github.com/fxd-labs/fxd/natsnode/natstest"
-	"github.com/fxd-labs/fxd/partlog"
 )
 
 // openClusterNode opens an engine as a cluster node does (two parts on
@@ -26,12 +23,7 @@ func openClusterNode(t *testing.T, js jetstream.JetStream, stream string, cfg Co
 	_, pool := receiverCert(t)
 	cfg.Policy.AllowLoopback, cfg.RootCAs, cfg.Logger, cfg.Sealer = true, pool, quietLogger(), testSealer(t)
 	h := &harness{t: t, dir: t.TempDir(), cfg: cfg}
-	e, err := actors.Open(actors.Config{DataDir: h.dir, Logger: quietLogger(), Partitions: 2, Handover: true,
-		OpenLog: func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			return jslog.Open(ctx, js, jslog.Config{Stream: fmt.Sprintf("%s_%d", stream, part), Replicas: 1}, opts)
-		}})
+	e, err := actors.Open(actorstest.OnStreams(h.dir, js, stream, 2, quietLogger()))
 	require.NoError(t, err)
 	cfg.Engine = e
 	d := New(cfg)
