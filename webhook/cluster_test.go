@@ -44,11 +44,12 @@ func openClusterNode(t *testing.T, js jetstream.JetStream, stream string, cfg Co
 }
 
 // TestHandoverMovesDeliveries: two nodes' engines on the same streams,
-// each with its desk. A delivery failing at A's receiver is pending when
-// A gives the partition up; B takes it up, and B's desk, which started
-// owning nothing, resumes it (same event id) and fans a new event out to
-// the endpoint it indexed at the take-up. A lets go of everything of the
-// partition and delivers nothing more.
+// each with its desk. Deliveries failing at A's receiver are pending (one
+// held in memory, one spilled to the store) when A gives the partition
+// up; B takes it up, and B's desk, which started owning nothing, resumes
+// both (same event ids) and fans a new event out to the endpoint it
+// indexed at the take-up. A lets go of everything of the partition, its
+// spilled sender included, and delivers nothing more.
 func TestHandoverMovesDeliveries(t *testing.T) {
 	ns, err := natstest.StartJetStream(t.TempDir(), "webhook-handover")
 	require.NoError(t, err)
@@ -56,7 +57,9 @@ func TestHandoverMovesDeliveries(t *testing.T) {
 	js := ns.JS
 
 	rc := newReceiver(t, http.StatusInternalServerError)
-	cfg := Config{Schedule: shortSchedule(9)}
+	// A backlog of one: the second pending delivery spills to the store,
+	// on A and then on B.
+	cfg := Config{Schedule: shortSchedule(9), Backlog: 1}
 	a := openClusterNode(t, js, "wh_handover", cfg)
 	require.NoError(t, a.e.Own(0))
 	require.NoError(t, a.e.Own(1))
@@ -64,6 +67,7 @@ func TestHandoverMovesDeliveries(t *testing.T) {
 	part := a.e.PartOf(acct)
 	ep := a.createEndpoint(acct, rc.URL())
 	dlv := a.sendTest(acct, ep.ID)
+	spilled := a.sendTest(acct, ep.ID)
 	rc.waitHits(t, 1) // A tries, and fails
 	evt := eventOfDelivery(t, a, ep.ID, dlv)
 
@@ -81,6 +85,7 @@ func TestHandoverMovesDeliveries(t *testing.T) {
 	got := b.waitDelivery(ep.ID, dlv, "delivered by B", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
 	require.Greater(t, len(got.Attempts), 1, "B resumed the delivery A had tried")
 	require.Equal(t, evt, eventOfDelivery(t, b, ep.ID, dlv))
+	b.waitDelivery(ep.ID, spilled, "the spilled one delivered by B", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
 	hits := rc.hitsFor(evt)
 	require.Greater(t, len(hits), tries, "B's attempt reached the receiver")
 	require.NoError(t, verify(ep.Secret, hits[len(hits)-1]), "signed with the endpoint's secret, opened by B")

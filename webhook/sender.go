@@ -144,6 +144,12 @@ func (s *sender) refill() {
 		return
 	}
 	defer s.refills.Store(false)
+	if !s.d.e.Owns(s.id) {
+		// Its partition moved to another node, which reads the store
+		// there; this sender is closed once its driver let go.
+		s.spilled.Store(false)
+		return
+	}
 	for pass := 0; pass < maxRefillPasses && s.spilled.Load() && s.drv.Len() <= s.d.cfg.Backlog/2; pass++ {
 		if !s.refillPass() {
 			return
