@@ -1,15 +1,12 @@
 package webhook
 
 import (
-	"context"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/actors/actorstest"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/natsnode/natstest"
@@ -23,23 +20,7 @@ func openClusterNode(t *testing.T, js jetstream.JetStream, stream string, cfg Co
 	_, pool := receiverCert(t)
 	cfg.Policy.AllowLoopback, cfg.RootCAs, cfg.Logger, cfg.Sealer = true, pool, quietLogger(), testSealer(t)
 	h := &harness{t: t, dir: t.TempDir(), cfg: cfg}
-	e, err := actors.Open(actorstest.OnStreams(h.dir, js, stream, 2, quietLogger()))
-	require.NoError(t, err)
-	cfg.Engine = e
-	d := New(cfg)
-	d.AddHooks(e)
-	require.NoError(t, e.Recover())
-	require.NoError(t, d.Start(context.Background()))
-	h.e, h.d = e, d
-	var once sync.Once
-	h.closeAll = func() {
-		once.Do(func() {
-			d.Stop()
-			require.NoError(t, e.Close())
-		})
-	}
-	h.stopDesk = d.Stop
-	t.Cleanup(h.closeAll)
+	h.openOn(actorstest.OnStreams(h.dir, js, stream, 2, quietLogger()))
 	return h
 }
 

@@ -271,9 +271,16 @@ func newHarness(t *testing.T, cfg Config, noSealer bool) *harness {
 // open opens the engine and the desk on h.dir: hooks before Recover,
 // Start after.
 func (h *harness) open() {
+	h.t.Helper()
+	h.openOn(actors.Config{DataDir: h.dir, Logger: quietLogger()})
+}
+
+// openOn is open with the engine's configuration (a cluster node's: see
+// openClusterNode).
+func (h *harness) openOn(ecfg actors.Config) {
 	t := h.t
 	t.Helper()
-	e, err := actors.Open(actors.Config{DataDir: h.dir, Logger: quietLogger()})
+	e, err := actors.Open(ecfg)
 	require.NoError(t, err)
 	cfg := h.cfg
 	cfg.Engine = e
