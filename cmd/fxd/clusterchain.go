@@ -110,7 +110,7 @@ func (c *clusterChain) stop() {
 		c.stopDuty()
 		select {
 		case <-c.dutyDone:
-		case <-time.After(time.Minute): // a take-over under way ends within relayTakeTimeout
+		case <-time.After(time.Minute): // a take-over under way stops with the duty's context
 		}
 	}
 	c.ch.Close()
