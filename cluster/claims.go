@@ -95,7 +95,7 @@ func (c *Claims) serve(m *nats.Msg) {
 		return
 	}
 	ran := c.slots.goRun(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), min(time.Duration(req.TimeoutMS)*time.Millisecond, maxClaimWait))
+		ctx, cancel := servedContext(req.TimeoutMS, maxClaimWait)
 		defer cancel()
 		var rep claimReply
 		refusal, err := c.local(ctx, req.ID, req.Claim)
@@ -115,24 +115,14 @@ func (c *Claims) Claim(ctx context.Context, id string, cl domain.ClaimLog) (*dom
 	if c.e.Owns(id) {
 		return c.local(ctx, id, cl)
 	}
-	timeout := maxClaimWait
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
-	}
-	body, err := json.Marshal(claimRequest{ID: id, Claim: cl, TimeoutMS: timeout.Milliseconds()})
-	if err != nil {
-		return nil, err
-	}
-	m, err := c.nc.RequestWithContext(ctx, claimSubjectPrefix+strconv.Itoa(c.e.PartOf(id)), body)
+	p := c.e.PartOf(id)
+	var rep claimReply
+	err := call(ctx, c.nc, claimSubjectPrefix+strconv.Itoa(p), claimRequest{ID: id, Claim: cl, TimeoutMS: budget(ctx, maxClaimWait)}, &rep)
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
-		return nil, fmt.Errorf("cluster: claim %s: no owner of partition %d now", id, c.e.PartOf(id))
+		return nil, fmt.Errorf("cluster: claim %s: no owner of partition %d now", id, p)
 	case err != nil:
 		return nil, fmt.Errorf("cluster: claim %s: %w", id, err)
-	}
-	var rep claimReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
-		return nil, fmt.Errorf("cluster: claim reply: %w", err)
 	}
 	if rep.Error != "" {
 		return nil, fmt.Errorf("cluster: claim %s at its owner: %s", id, rep.Error)

@@ -109,7 +109,7 @@ func (h *makerHandler) onRequest(m *nats.Msg) {
 			respond(m, makerReply{Kind: makerNoQuote, Error: "cluster: no maker " + name + " runs here now"})
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), min(time.Duration(req.TimeoutMS)*time.Millisecond, maxMakerWait))
+		ctx, cancel := servedContext(req.TimeoutMS, maxMakerWait)
 		defer cancel()
 		respond(m, runMaker(ctx, mk, op, req))
 	})
@@ -254,25 +254,14 @@ func (c *MakerClient) Settle(ctx context.Context, executionID [32]byte) (common.
 
 // ask sends one request to the node running the makers.
 func (c *MakerClient) ask(ctx context.Context, op string, req makerRequest) (makerReply, error) {
-	timeout := maxMakerWait
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
-	}
-	req.TimeoutMS = timeout.Milliseconds()
-	body, err := json.Marshal(req)
-	if err != nil {
-		return makerReply{}, err
-	}
-	m, err := c.conn.RequestWithContext(ctx, "fxd.maker."+c.id.Name+"."+op, body)
+	req.TimeoutMS = budget(ctx, maxMakerWait)
+	var rep makerReply
+	err := call(ctx, c.conn, "fxd.maker."+c.id.Name+"."+op, req, &rep)
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
-		return makerReply{}, fmt.Errorf("cluster: no node runs the makers now")
+		return makerReply{}, errors.New("cluster: no node runs the makers now")
 	case err != nil:
 		return makerReply{}, fmt.Errorf("cluster: maker %s %s: %w", c.id.Name, op, err)
-	}
-	var rep makerReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
-		return makerReply{}, fmt.Errorf("cluster: maker reply: %w", err)
 	}
 	return rep, nil
 }

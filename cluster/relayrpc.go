@@ -74,25 +74,6 @@ func newRelayHandler() *relayHandler {
 	return &relayHandler{slots: make(bounded, relayHandlers)}
 }
 
-// bounded runs requests on goroutines of their own (NATS calls a
-// subscription's handler one message at a time), at most cap(b) at once.
-type bounded chan struct{}
-
-// goRun runs fn on a goroutine of its own and reports true, or reports
-// false at once when cap(b) run already.
-func (b bounded) goRun(fn func()) bool {
-	select {
-	case b <- struct{}{}:
-	default:
-		return false
-	}
-	go func() {
-		defer func() { <-b }()
-		fn()
-	}()
-	return true
-}
-
 func (h *relayHandler) set(r *relay.Relayer) {
 	h.mu.Lock()
 	h.r = r
@@ -132,8 +113,7 @@ func (h *relayHandler) onSend(m *nats.Msg) {
 			respond(m, relaySendReply{Kind: relayFailed, Error: ErrNoRelayer.Error()})
 			return
 		}
-		wait := min(time.Duration(req.TimeoutMS)*time.Millisecond, maxRelaySendWait)
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		ctx, cancel := servedContext(req.TimeoutMS, maxRelaySendWait)
 		defer cancel()
 		tx, err := r.Send(ctx, req.To, req.Data, req.Gas)
 		respond(m, sendReply(tx, err))
@@ -177,15 +157,6 @@ func (h *relayHandler) onDropped(m *nats.Msg) {
 	}
 }
 
-// respond answers m with v as JSON.
-func respond(m *nats.Msg, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic("cluster: marshal a reply: " + err.Error())
-	}
-	_ = m.Respond(b) // a caller gone has its own deadline
-}
-
 // RelayClient is a node's relay.Sender: the relayer itself when this node
 // runs it, else a request to the node that does. Wait polls this node's
 // own chain client; a transaction it finds dropped is reported to the
@@ -224,24 +195,14 @@ func (c *RelayClient) Send(ctx context.Context, to common.Address, data []byte, 
 	if r := c.duty.local(); r != nil {
 		return r.Send(ctx, to, data, gasLimit)
 	}
-	timeout := maxRelaySendWait
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
-	}
-	body, err := json.Marshal(relaySendRequest{To: to, Data: data, Gas: gasLimit, TimeoutMS: timeout.Milliseconds()})
-	if err != nil {
-		return nil, err
-	}
-	m, err := c.conn.RequestWithContext(ctx, relaySendSubject, body)
+	var rep relaySendReply
+	err := call(ctx, c.conn, relaySendSubject, relaySendRequest{To: to, Data: data, Gas: gasLimit,
+		TimeoutMS: budget(ctx, maxRelaySendWait)}, &rep)
 	switch {
 	case errors.Is(err, nats.ErrNoResponders):
 		return nil, ErrNoRelayer
 	case err != nil:
 		return nil, fmt.Errorf("cluster: relay send: %w", err)
-	}
-	var rep relaySendReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
-		return nil, fmt.Errorf("cluster: relay reply: %w", err)
 	}
 	return rep.result()
 }
