@@ -47,7 +47,9 @@ type claimReply struct {
 // owns its partition, else by the owner. Follow subscribes the node to
 // the claims of the partitions it owns.
 type Claims struct {
-	e      *actors.Engine
+	e *actors.Engine
+	// local runs a claim on this node's engine (pay.EngineClaims).
+	local  func(ctx context.Context, id string, cl domain.ClaimLog) (*domain.Error, error)
 	nc     *nats.Conn
 	logger *slog.Logger
 	slots  bounded
@@ -57,9 +59,11 @@ type Claims struct {
 }
 
 // FollowClaims answers, on nc, the claims of the partitions e takes up
-// (actors.Engine.AddOwnership; call it before Recover).
-func FollowClaims(e *actors.Engine, nc *nats.Conn, logger *slog.Logger) *Claims {
-	c := &Claims{e: e, nc: nc, logger: logger, slots: make(bounded, claimHandlers), subs: map[int]*nats.Subscription{}}
+// (actors.Engine.AddOwnership; call it before Recover), running them with
+// local (pay.EngineClaims{E: e}.Claim).
+func FollowClaims(e *actors.Engine, nc *nats.Conn, local func(context.Context, string, domain.ClaimLog) (*domain.Error, error),
+	logger *slog.Logger) *Claims {
+	c := &Claims{e: e, local: local, nc: nc, logger: logger, slots: make(bounded, claimHandlers), subs: map[int]*nats.Subscription{}}
 	e.AddOwnership(c.ownership)
 	return c
 }
@@ -128,13 +132,4 @@ func (c *Claims) Claim(ctx context.Context, id string, cl domain.ClaimLog) (*dom
 		return nil, fmt.Errorf("cluster: claim %s at its owner: %s", id, rep.Error)
 	}
 	return rep.Refusal, nil
-}
-
-// local runs the claim on this node's engine.
-func (c *Claims) local(ctx context.Context, id string, cl domain.ClaimLog) (*domain.Error, error) {
-	out, err := c.e.Create(ctx, id, domain.Request{Cmd: cl})
-	if err != nil {
-		return nil, err
-	}
-	return out.Err, nil
 }

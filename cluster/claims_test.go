@@ -14,6 +14,7 @@ import (
 	"github.com/fxd-labs/fxd/actors/actorstest"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/natsnode/natstest"
+	"github.com/fxd-labs/fxd/pay"
 )
 
 // openPartsEngine opens an engine on parts one-replica streams named after
@@ -22,7 +23,7 @@ func openPartsEngine(t *testing.T, ns *natstest.Standalone, stream string, parts
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	e, err := actors.Open(actorstest.OnStreams(t.TempDir(), ns.JS, stream, parts, logger))
 	require.NoError(t, err)
-	c := FollowClaims(e, ns.Conn, logger)
+	c := FollowClaims(e, ns.Conn, pay.EngineClaims{E: e}.Claim, logger)
 	require.NoError(t, e.Recover())
 	t.Cleanup(func() { _ = e.Close() })
 	return e, c

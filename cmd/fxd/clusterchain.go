@@ -76,7 +76,7 @@ func (c *clusterChain) setup(ctx context.Context, n *cluster.Node, f serveFlags,
 			return startMakers(ctx, f, c.ch, pools, logger)
 		}})
 	c.desk, c.pay, err = openDesk(ctx, f, n.Engine, c.ch, pools, cluster.NewMakerClients(c.duty),
-		cluster.NewRelayClient(c.duty, c.ch.Client), cluster.FollowClaims(n.Engine, n.Conn, logger), logger)
+		cluster.NewRelayClient(c.duty, c.ch.Client), cluster.FollowClaims(n.Engine, n.Conn, pay.EngineClaims{E: n.Engine}.Claim, logger), logger)
 	return err
 }
 
