@@ -287,7 +287,12 @@ func ReadKeyFile(path string) (*ecdsa.PrivateKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	return crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(string(b)), "0x"))
+	return parseKey(string(b))
+}
+
+// parseKey reads one hex private key (0x optional, spaces around it).
+func parseKey(s string) (*ecdsa.PrivateKey, error) {
+	return crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(s), "0x"))
 }
 
 // maxMakerKeys bounds a maker keys file.
@@ -308,7 +313,7 @@ func ReadKeysFile(path string) ([]*ecdsa.PrivateKey, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, err := crypto.HexToECDSA(strings.TrimPrefix(line, "0x"))
+		k, err := parseKey(line)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: not a hex private key", i+1)
 		}
