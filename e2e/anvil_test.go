@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,15 +17,10 @@ import (
 	"testing"
 	"time"
 
-	gethbind "github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stretchr/testify/require"
-
-	fxbind "github.com/fxd-labs/fxd/chain/bind"
 )
 
 // The well-known anvil dev keys (mnemonic "test test … junk"): #0 deploys
@@ -44,29 +38,6 @@ func ethKeyAddress(t testing.TB, hexKey string) common.Address {
 	k, err := crypto.HexToECDSA(strings.TrimPrefix(hexKey, "0x"))
 	require.NoError(t, err)
 	return crypto.PubkeyToAddress(k.PublicKey)
-}
-
-// mintOnAnvil mints whole tokens of token to to, from the token's owner
-// (ownerKey), and waits until it is mined.
-func mintOnAnvil(t testing.TB, an *anvilNode, ownerKey string, token, to common.Address, whole int64) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	client, err := ethclient.DialContext(ctx, an.URL)
-	require.NoError(t, err)
-	defer client.Close()
-	k, err := crypto.HexToECDSA(strings.TrimPrefix(ownerKey, "0x"))
-	require.NoError(t, err)
-	auth, err := gethbind.NewKeyedTransactorWithChainID(k, new(big.Int).SetUint64(an.ChainID))
-	require.NoError(t, err)
-	auth.Context = ctx
-	tok, err := fxbind.NewTestToken(token, client)
-	require.NoError(t, err)
-	tx, err := tok.Mint(auth, to, new(big.Int).Mul(big.NewInt(whole), big.NewInt(1_000_000)))
-	require.NoError(t, err)
-	rc, err := gethbind.WaitMined(ctx, client, tx)
-	require.NoError(t, err)
-	require.Equal(t, types.ReceiptStatusSuccessful, rc.Status, "mint %s to %s", token, to)
 }
 
 // anvilNode is one running anvil.

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/ids"
 )
@@ -127,10 +128,18 @@ func (c *testCluster) sharedChain(t *testing.T) []string {
 	p2, _ := printed["permit2"].(string)
 	require.True(t, common.IsHexAddress(p2), "chain deploy printed permit2 %q", p2)
 	c.permit2 = common.HexToAddress(p2)
-	for _, sym := range []string{"usdc", "usdt", "eurc"} {
-		token, _ := printed[sym].(string)
+	// The makers' inventory, from the faucet (the deployer) before any node
+	// starts its makers.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ch, err := connect.Open(ctx, connect.Config{Mode: connect.ModeRPC, RPCURL: an.URL, ContractsFile: contracts,
+		RelayerKeyFile: relayer, FaucetKeyFile: deployer})
+	require.NoError(t, err)
+	defer ch.Close()
+	for _, sym := range []string{"USDC", "USDT", "EURC"} {
 		for _, m := range makers {
-			mintOnAnvil(t, an, anvilKey0, common.HexToAddress(token), common.HexToAddress(m), 1_000_000)
+			_, err := ch.Fund(ctx, common.HexToAddress(m), sym, connect.MaxFaucetAmount)
+			require.NoError(t, err, "fund %s with %s", m, sym)
 		}
 	}
 	makersFile := writeKeyFile(t, keys, "makers.keys", strings.Join(makerKeys, "\n"))
