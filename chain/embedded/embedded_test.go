@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"context"
 	"math/big"
 	"net"
 	"strings"
@@ -119,6 +120,7 @@ func TestInProcess(t *testing.T) {
 	tx = send(t, ctx, c, DefaultChainID, alice, &contract, nil, gas, nil)
 	r = waitMined(t, ctx, c, tx.Hash())
 	require.Len(t, r.Logs, 1)
+	awaitHead(t, ctx, c, r.BlockNumber.Uint64())
 	logs, err := c.FilterLogs(ctx, ethereum.FilterQuery{Addresses: []common.Address{contract}, Topics: [][]common.Hash{{logTopic}}})
 	require.NoError(t, err)
 	require.Len(t, logs, 1)
@@ -159,12 +161,7 @@ func TestHTTP(t *testing.T) {
 	require.NoError(t, err)
 	tx = send(t, ctx, c, 31337, DevKey("alice"), &contract, nil, gas, nil)
 	r = waitMined(t, ctx, c, tx.Hash())
-	// The receipt can be served a moment before the node's head moves to
-	// its block (geth indexes it first): the head reaches it.
-	require.Eventually(t, func() bool {
-		head, err := c.BlockNumber(ctx)
-		return err == nil && head >= r.BlockNumber.Uint64()
-	}, 10*time.Second, 10*time.Millisecond, "eth_blockNumber reaches the receipt's block")
+	awaitHead(t, ctx, c, r.BlockNumber.Uint64())
 	logs, err := c.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{contract}})
 	require.NoError(t, err)
 	require.Len(t, logs, 1)
@@ -360,4 +357,17 @@ func TestRPCPortBusy(t *testing.T) {
 	// The same data dir cannot be opened twice.
 	_, err = Start(Config{DataDir: dir})
 	require.Error(t, err)
+}
+
+// awaitHead waits until the chain's head reaches block n. A receipt can be
+// served a moment before the head moves to its block (geth indexes it
+// first), and a log query without a range stops at the head.
+func awaitHead(t *testing.T, ctx context.Context, c interface {
+	BlockNumber(context.Context) (uint64, error)
+}, n uint64) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		head, err := c.BlockNumber(ctx)
+		return err == nil && head >= n
+	}, 10*time.Second, 10*time.Millisecond, "the head reaches the receipt's block %d", n)
 }
