@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/partlog"
@@ -87,7 +88,7 @@ func (e *Engine) disown(n int, gen uint64) {
 		e.cfg.GivenUp(n)
 	}
 	if _, _, err := p.reopen(false); err != nil {
-		// The store stays where it is until Own catches it up.
+		// refollow tries again; until then the store stays where it is.
 		e.cfg.Logger.Warn("partition log: cannot follow", "part", n, "err", err)
 	}
 }
@@ -105,13 +106,58 @@ func (p *part) reopen(owner bool) (uint64, int, error) {
 	}
 	log, _, err := openLog(p.e.cfg, p.n, p.openOptions(owner))
 	if err != nil {
+		p.unopened = true
+		p.refollow()
 		return 0, 0, err
 	}
+	p.unopened = false
 	p.lg.Store(&logBox{log})
 	// What the feed holds came from the old log (the last catch-up may
 	// have failed to apply it); the applier reads whatever it lacks back.
 	p.feed.reset()
 	return p.recover()
+}
+
+// refollowEvery is how often a part whose log could not be opened again
+// tries to open it to follow its stream.
+const refollowEvery = time.Second
+
+// refollow starts, unless one runs, the goroutine that opens p's log again
+// to follow its stream until it is open. A handover opens a log once
+// (Config.OpenLog may give up fast, so that one stream that cannot be
+// read yet does not hold up the handovers of the others), and a part left
+// with its log closed would not follow its stream: its store would fall
+// behind, and a Disown does not come for a part that was never taken up.
+// It stops when the log is open (a later Own or Disown opened it), the
+// part is owned, or the engine closes. Called under p.handover.
+func (p *part) refollow() {
+	if p.refollowing || !p.e.cfg.Handover {
+		return
+	}
+	p.refollowing = true
+	go func() {
+		for attempts := 1; ; attempts++ {
+			time.Sleep(refollowEvery)
+			p.handover.Lock()
+			if p.closed || !p.unopened || p.owned.Load() {
+				p.refollowing = false
+				p.handover.Unlock()
+				return
+			}
+			_, _, err := p.reopen(false) // its failure calls refollow: a no-op while this runs
+			if err == nil {
+				p.refollowing = false
+			}
+			p.handover.Unlock()
+			if err == nil {
+				p.e.cfg.Logger.Info("partition log open again, following", "part", p.n, "attempts", attempts)
+				return
+			}
+			if attempts%10 == 0 {
+				p.e.cfg.Logger.Warn("partition log: still cannot follow", "part", p.n, "attempts", attempts, "err", err)
+			}
+		}
+	}()
 }
 
 // openOptions are the options of the part's next log. Under

@@ -2,14 +2,17 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/partlog"
 )
 
 // handoverConfig opens an engine in its own dir on the two streams named
@@ -155,4 +158,69 @@ func drain[T any](c chan T) []T {
 			return out
 		}
 	}
+}
+
+// TestFollowsAgainAfterAFailedOpen: a handover opens a part's log once
+// (the cluster gives up fast so that one unreadable stream does not hold
+// up the others). When that open fails, the part's log is closed; the
+// engine keeps opening it to follow the stream, so its store catches up
+// with what the owner writes, and a later Own works.
+func TestFollowsAgainAfterAFailedOpen(t *testing.T) {
+	ctx := context.Background()
+	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	a, err := Open(func() Config { c := handoverConfig(t, "engine_refollow"); c.Logger = quiet; return c }())
+	require.NoError(t, err)
+	defer a.Close()
+	require.NoError(t, a.Recover())
+	require.NoError(t, a.Own(0))
+	require.NoError(t, a.Own(1))
+	acct := createAccount(t, a)
+	n := a.partOf(acct).n
+	write := func(e *Engine, i int) {
+		t.Helper()
+		out, err := e.Exec(ctx, acct, domain.Request{Cmd: contactCmd(i)})
+		require.NoError(t, err)
+		require.Equal(t, 201, out.Reply.Status)
+	}
+	write(a, 0)
+
+	var refuse atomic.Bool
+	c := handoverConfig(t, "engine_refollow")
+	c.Logger = quiet
+	open := c.OpenLog
+	c.OpenLog = func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
+		if refuse.Load() {
+			return nil, errors.New("stream not readable yet")
+		}
+		return open(part, opts)
+	}
+	b, err := Open(c)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.Recover())
+	stored := func(e *Engine) int {
+		st, ok, err := e.store.LoadAccount(acct, time.Now())
+		require.NoError(t, err)
+		if !ok {
+			return 0
+		}
+		return len(st.Contacts)
+	}
+	require.Eventually(t, func() bool { return stored(b) == 1 }, 10*time.Second, 10*time.Millisecond)
+
+	refuse.Store(true)
+	require.Error(t, b.Own(n), "the stream cannot be opened")
+	require.False(t, b.Owns(acct))
+	write(a, 1)
+	write(a, 2)
+	time.Sleep(2 * refollowEvery)
+	require.Equal(t, 1, stored(b), "the log is closed while it cannot be opened")
+	refuse.Store(false)
+	require.Eventually(t, func() bool { return stored(b) == 3 }, 10*time.Second, 10*time.Millisecond,
+		"the part follows its stream again without a handover")
+
+	a.Disown(n)
+	require.NoError(t, b.Own(n))
+	write(b, 3)
+	require.Len(t, liveState(t, b, acct).Contacts, 4)
 }

@@ -29,6 +29,10 @@ type part struct {
 	opened   atomic.Uint64   // how many times the log was opened: which log a failure is of
 	handover sync.Mutex      // one Own or Disown at a time
 	closed   bool            // the engine is closing: no more handovers (under handover)
+	// unopened: the last reopen failed, the log is closed; refollowing: a
+	// goroutine reopens it to follow (handover.go refollow). Both change
+	// under handover.
+	unopened, refollowing bool
 	applier  applierRun      // the running applier goroutine, if any
 	applied  atomic.Uint64   // last log index whose rows are in the store
 	// feed hands durable records to the applier; fedScratch is the

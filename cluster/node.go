@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -22,10 +23,22 @@ import (
 // (DESIGN.md: 3; a quorum of 2 acknowledges an append).
 const Replicas = 3
 
-// streamOpenTimeout bounds how long opening a partition stream waits for
-// JetStream: until the meta leader is elected and enough peers are up to
-// place three replicas (a node started before its peers waits here).
+// streamOpenTimeout bounds how long the node's start waits to open a
+// partition stream: until the meta leader is elected and enough peers
+// are up to place three replicas (a node started before its peers waits
+// here).
 const streamOpenTimeout = 2 * time.Minute
+
+// handoverOpenTimeout bounds one attempt to open a partition stream again
+// in a handover (the engine's Own and Disown), which is not retried here:
+// the handovers of all partitions run one after another on the Router's
+// goroutine, so a stream that cannot be read yet (its new leader still
+// applying: "JetStream system temporarily unavailable") must not hold the
+// others up. Own fails, and Leaders offers the partition again at its
+// next poll. CI once saw a partition unserved for over a minute while its
+// new leader's node retried another partition's stream for up to
+// streamOpenTimeout.
+const handoverOpenTimeout = 2 * time.Second
 
 // NodeConfig configures one node of a cluster (fxd serve --cluster-*).
 type NodeConfig struct {
@@ -84,7 +97,11 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 	leaders := NewLeaders(srv.Server(), ids.Partitions, 0)
 	ecfg := cfg.Engine
 	ecfg.Partitions, ecfg.Handover, ecfg.GivenUp = ids.Partitions, true, leaders.Drop
+	started := make([]atomic.Bool, ids.Partitions) // p's first open (the engine's) is done
 	ecfg.OpenLog = func(p int, opts partlog.Options) (partlog.PartitionLog, error) {
+		if started[p].Swap(true) {
+			return openStreamOnce(js, p, opts, handoverOpenTimeout)
+		}
 		return openStream(js, p, opts, cfg.Logger)
 	}
 	e, err := actors.Open(ecfg)
@@ -120,14 +137,12 @@ func (n *Node) Close() error {
 	return err
 }
 
-// openStream opens partition p's stream, retrying while JetStream cannot
-// place it yet (no meta leader, too few peers up).
+// openStream opens partition p's stream at the node's start, retrying
+// while JetStream cannot place it yet (no meta leader, too few peers up).
 func openStream(js jetstream.JetStream, p int, opts partlog.Options, logger *slog.Logger) (partlog.PartitionLog, error) {
 	deadline := time.Now().Add(streamOpenTimeout)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		l, err := jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: Replicas}, opts)
-		cancel()
+		l, err := openStreamOnce(js, p, opts, 10*time.Second)
 		if err == nil {
 			return l, nil
 		}
@@ -140,6 +155,14 @@ func openStream(js jetstream.JetStream, p int, opts partlog.Options, logger *slo
 		logger.Info("cluster: partition stream not ready; retrying", "partition", p, "err", err.Error())
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// openStreamOnce makes one attempt, of at most timeout, to open partition
+// p's stream.
+func openStreamOnce(js jetstream.JetStream, p int, opts partlog.Options, timeout time.Duration) (partlog.PartitionLog, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return jslog.Open(ctx, js, jslog.Config{Stream: StreamName(p), Replicas: Replicas}, opts)
 }
 
 // routeURL is p as a route URL: host:port gets nats://.
