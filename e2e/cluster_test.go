@@ -170,6 +170,7 @@ func (c *testCluster) spawn(t *testing.T, n *clusterNode) {
 	}
 	n.proc = spawnServer(t, n.dir, append([]string{"--cluster-name", c.name, "--node-name", n.name,
 		"--cluster-listen", n.route, "--peers", strings.Join(peers, ",")}, c.flags...)...)
+	n.proc.clustered = true
 	proc, run := n.proc, len(c.logs)
 	c.logs = append(c.logs, fmt.Sprintf("%s-run%d", n.name, run))
 	t.Cleanup(func() {
@@ -312,12 +313,51 @@ func (c *testCluster) failOver(t *testing.T, key apiKey, what string) *clusterNo
 	start := time.Now()
 	cl, err := client.New(c.anyLive().proc.BaseURL, key.ID, key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
 	require.NoError(t, err)
-	require.Eventually(t, func() bool {
+	last := "no answer yet"
+	for {
 		resp, err := cl.Do(context.Background(), "GET", "/public/v1/account?_r="+strconv.Itoa(rand.IntN(1<<30)), nil, nil)
-		return err == nil && resp.Status == 200
-	}, time.Minute, 100*time.Millisecond, "partition %d answered after its owner %s was killed", p, victim.name)
+		if err == nil && resp.Status == 200 {
+			break
+		}
+		if err != nil {
+			last = err.Error()
+		} else {
+			last = fmt.Sprintf("%d %s", resp.Status, resp.Body)
+		}
+		if time.Since(start) > time.Minute {
+			c.tellPartition(t, p)
+			require.FailNow(t, "partition not served again", "partition %d not answered in a minute after its owner %s was killed; last answer: %s", p, victim.name, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	t.Logf("%s: %s (owner of partition %d) killed; served again after %v", what, victim.name, p, time.Since(start).Round(time.Millisecond))
 	return victim
+}
+
+// tellPartition logs what each live node's log says about partition p
+// (the story of a failover that did not happen: elections, take-ups,
+// their failures), the last lines of each.
+func (c *testCluster) tellPartition(t *testing.T, p int) {
+	stream := fmt.Sprintf("FXD_P%02d", p)
+	for _, n := range c.members() {
+		if n.live() == nil {
+			continue
+		}
+		var lines []string
+		for _, line := range strings.Split(n.proc.Stderr(), "\n") {
+			about := strings.Contains(line, stream) || strings.Contains(line, `"level":"WARN"`) || strings.Contains(line, `"level":"ERROR"`)
+			for _, attr := range []string{`"partition":%d,`, `"partition":%d}`, `"part":%d,`, `"part":%d}`} {
+				about = about || strings.Contains(line, fmt.Sprintf(attr, p))
+			}
+			if about {
+				lines = append(lines, line)
+			}
+		}
+		if len(lines) > 30 {
+			lines = lines[len(lines)-30:]
+		}
+		t.Logf("%s on partition %d (and its warnings), last %d lines:\n%s", n.name, p, len(lines), strings.Join(lines, "\n"))
+	}
 }
 
 // anyLive is a serving node.
