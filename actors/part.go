@@ -33,8 +33,9 @@ type part struct {
 	// goroutine reopens it to follow (handover.go refollow). Both change
 	// under handover.
 	unopened, refollowing bool
-	applier  applierRun      // the running applier goroutine, if any
-	applied  atomic.Uint64   // last log index whose rows are in the store
+
+	applier applierRun    // the running applier goroutine, if any
+	applied atomic.Uint64 // last log index whose rows are in the store
 	// feed hands durable records to the applier; fedScratch is the
 	// applier's reusable view of them (applier goroutine only).
 	feed       *feed
