@@ -119,8 +119,10 @@ func (p *part) reopen(owner bool) (uint64, int, error) {
 }
 
 // refollowEvery is how often a part whose log could not be opened again
-// tries to open it to follow its stream.
-const refollowEvery = time.Second
+// tries to open it to follow its stream. Not sooner: after a failed Own
+// the node's next leadership poll tries to own the part again, and a
+// follower's open meanwhile would only hold the handover lock.
+const refollowEvery = 5 * time.Second
 
 // refollow starts, unless one runs, the goroutine that opens p's log again
 // to follow its stream until it is open. A handover opens a log once

@@ -213,10 +213,10 @@ func TestFollowsAgainAfterAFailedOpen(t *testing.T) {
 	require.False(t, b.Owns(acct))
 	write(a, 1)
 	write(a, 2)
-	time.Sleep(2 * refollowEvery)
+	time.Sleep(refollowEvery + time.Second) // one attempt failed meanwhile
 	require.Equal(t, 1, stored(b), "the log is closed while it cannot be opened")
 	refuse.Store(false)
-	require.Eventually(t, func() bool { return stored(b) == 3 }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return stored(b) == 3 }, 3*refollowEvery, 10*time.Millisecond,
 		"the part follows its stream again without a handover")
 
 	a.Disown(n)
