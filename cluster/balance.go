@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -143,13 +144,9 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 	if !b.isMeta() {
 		return rm, nil
 	}
-	ps := make([]Placement, 0, b.partitions)
-	for p := range b.partitions {
-		pl, err := b.placement(ctx, StreamName(p))
-		if err != nil {
-			return rm, err
-		}
-		ps = append(ps, pl)
+	ps, unread := b.placements(ctx)
+	if unread == b.partitions {
+		return rm, fmt.Errorf("cluster: no partition stream's placement could be read")
 	}
 	nodes := b.nodes()
 	if rm.Leaders = plan(ps, nodes); len(rm.Leaders) > MaxMovesPerRound {
@@ -170,6 +167,41 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 		}
 	}
 	return rm, nil
+}
+
+// placementReads bounds the stream info requests a round has in flight.
+const placementReads = 8
+
+// placements reads every partition stream's placement, placementReads at
+// a time. A stream whose placement cannot be read (its info request
+// unanswered while its leader is elected or a replica moves: up to
+// requestTimeout) is returned with no leader and unsettled, so the round
+// moves nothing of it and spreads no replica, and goes on with the
+// others; unread counts them. Before, one such stream failed the whole
+// round, and the 64 reads, one after another, took up to 5 s each: a
+// node added to the cluster waited minutes for its first partition.
+func (b *Balancer) placements(ctx context.Context) (ps []Placement, unread int) {
+	ps = make([]Placement, b.partitions)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	slots := make(chan struct{}, placementReads)
+	for p := range b.partitions {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			pl, err := b.placement(ctx, StreamName(p))
+			if err != nil {
+				pl = Placement{Stream: StreamName(p)}
+				mu.Lock()
+				unread++
+				mu.Unlock()
+			}
+			ps[p] = pl
+		}()
+	}
+	wg.Wait()
+	return ps, unread
 }
 
 // placement reads one stream's leader and eligible replicas.

@@ -151,7 +151,7 @@ func TestLeadershipFollowsTheStreams(t *testing.T) {
 	}
 	settled(t, ws, partitions, func([]int) bool { return true })
 
-	balance := func(live []int, want int) {
+	balance := func(live []int, want, streams int) {
 		t.Helper()
 		names := func() []string {
 			var out []string
@@ -165,7 +165,7 @@ func TestLeadershipFollowsTheStreams(t *testing.T) {
 			for _, i := range live {
 				js, err := jetstream.New(conns[i])
 				require.NoError(t, err)
-				b := NewBalancer(conns[i], js, partitions, c.Nodes[i].Server().JetStreamIsLeader, names)
+				b := NewBalancer(conns[i], js, streams, c.Nodes[i].Server().JetStreamIsLeader, names)
 				if _, err := b.Round(ctx); err != nil {
 					t.Logf("balance round on %s: %v", c.Nodes[i].Name(), err) // an election under way
 				}
@@ -183,7 +183,10 @@ func TestLeadershipFollowsTheStreams(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	balance([]int{0, 1, 2}, 2)
+	// One stream more than exist: its placement cannot be read (as when
+	// its info request goes unanswered during an election), and the
+	// rounds move the others all the same.
+	balance([]int{0, 1, 2}, 2, partitions+1)
 	t.Logf("balanced 2/2/2 in %s", time.Since(start))
 
 	// The node leading partition 0 goes; the survivors take over.
@@ -198,7 +201,7 @@ func TestLeadershipFollowsTheStreams(t *testing.T) {
 		}
 	}
 	start = time.Now()
-	balance(live, 3)
+	balance(live, 3, partitions)
 	t.Logf("%s shut down; survivors balanced 3/3 in %s", c.Nodes[gone].Name(), time.Since(start))
 }
 
