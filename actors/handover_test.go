@@ -75,14 +75,7 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	defer b.Close()
 	// B follows what A writes, so its store is warm before it owns.
 	write(a, 20)
-	storedContacts := func(e *Engine) int {
-		st, ok, err := e.store.LoadAccount(acct, time.Now())
-		require.NoError(t, err)
-		if !ok {
-			return 0
-		}
-		return len(st.Contacts)
-	}
+	storedContacts := func(e *Engine) int { return storedContacts(t, e, acct) }
 	require.Eventually(t, func() bool { return storedContacts(b) == 11 }, 10*time.Second, 10*time.Millisecond)
 	_, err = b.Exec(ctx, acct, domain.Request{Cmd: contactCmd(99)})
 	require.ErrorIs(t, err, ErrNotOwner)
@@ -198,14 +191,7 @@ func TestFollowsAgainAfterAFailedOpen(t *testing.T) {
 	require.NoError(t, err)
 	defer b.Close()
 	require.NoError(t, b.Recover())
-	stored := func(e *Engine) int {
-		st, ok, err := e.store.LoadAccount(acct, time.Now())
-		require.NoError(t, err)
-		if !ok {
-			return 0
-		}
-		return len(st.Contacts)
-	}
+	stored := func(e *Engine) int { return storedContacts(t, e, acct) }
 	require.Eventually(t, func() bool { return stored(b) == 1 }, 10*time.Second, 10*time.Millisecond)
 
 	refuse.Store(true)
@@ -223,4 +209,16 @@ func TestFollowsAgainAfterAFailedOpen(t *testing.T) {
 	require.NoError(t, b.Own(n))
 	write(b, 3)
 	require.Len(t, liveState(t, b, acct).Contacts, 4)
+}
+
+// storedContacts is how many contacts e's store holds for acct (what its
+// applier has applied, whether or not e owns the account).
+func storedContacts(t *testing.T, e *Engine, acct string) int {
+	t.Helper()
+	st, ok, err := e.store.LoadAccount(acct, time.Now())
+	require.NoError(t, err)
+	if !ok {
+		return 0
+	}
+	return len(st.Contacts)
 }

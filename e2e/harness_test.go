@@ -459,30 +459,31 @@ func call(t testing.TB, c *client.Client, method, target, body string, headers m
 	if body != "" {
 		b = []byte(body)
 	}
-	return patiently(c, func() *client.Response {
-		ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
-		defer cancel()
-		resp, err := c.Do(ctx, method, target, b, headers)
-		require.NoError(t, err, "%s %s", method, target)
-		return resp
+	return patiently(t, c, method, target, func(ctx context.Context) (*client.Response, error) {
+		return c.Do(ctx, method, target, b, headers)
 	})
 }
 
 // callPublic sends one unsigned request.
 func callPublic(t testing.TB, c *client.Client, method, target string) *client.Response {
 	t.Helper()
-	return patiently(c, func() *client.Response {
-		ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
-		defer cancel()
-		resp, err := c.DoUnsigned(ctx, method, target, nil, nil)
-		require.NoError(t, err, "%s %s", method, target)
-		return resp
+	return patiently(t, c, method, target, func(ctx context.Context) (*client.Response, error) {
+		return c.DoUnsigned(ctx, method, target, nil, nil)
 	})
 }
 
-// patiently sends with do, and, for a cluster node's client, sends again
-// while the answer is a 503 with Retry-After, up to clusterPatience.
-func patiently(c *client.Client, do func() *client.Response) *client.Response {
+// patiently sends with send (each try within httpTimeout) and requires an
+// answer; for a cluster node's client it sends again while the answer is
+// a 503 with Retry-After, up to clusterPatience.
+func patiently(t testing.TB, c *client.Client, method, target string, send func(context.Context) (*client.Response, error)) *client.Response {
+	t.Helper()
+	do := func() *client.Response {
+		ctx, cancel := context.WithTimeout(context.Background(), httpTimeout)
+		defer cancel()
+		resp, err := send(ctx)
+		require.NoError(t, err, "%s %s", method, target)
+		return resp
+	}
 	resp := do()
 	if _, ok := patient.Load(c); ok {
 		for deadline := time.Now().Add(clusterPatience); resp.Status == 503 && resp.Header.Get("Retry-After") != "" && time.Now().Before(deadline); {
