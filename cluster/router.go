@@ -30,7 +30,17 @@ type Router struct {
 	// DefaultBalanceEvery).
 	BalanceEvery time.Duration
 	Logger       *slog.Logger
+
+	// untaken counts, per partition, the take-ups that failed in a row
+	// (Run's goroutine only): a stream that cannot be read yet fails its
+	// take-up at every poll for seconds, so the failure is logged at the
+	// first attempt and every untakenLogEvery after it.
+	untaken map[int]int
 }
+
+// untakenLogEvery is how many failed take-ups in a row of one partition
+// are logged once (at the 100 ms poll: every 5 s).
+const untakenLogEvery = 50
 
 // Leads reports whether this node leads p now (httpd.Cluster): it has
 // taken p up and its server still leads p's stream (Leaders.LeadsNow).
@@ -88,11 +98,17 @@ func (r *Router) apply(c Change) (taken bool, err error) {
 	if c.Leads {
 		if r.Owner != nil {
 			if err := r.Owner.Own(c.Partition); err != nil {
-				r.Logger.Warn("cluster: partition not taken up yet", "partition", c.Partition, "err", err)
+				if r.untaken == nil {
+					r.untaken = map[int]int{}
+				}
+				if r.untaken[c.Partition]++; r.untaken[c.Partition]%untakenLogEvery == 1 {
+					r.Logger.Warn("cluster: partition not taken up yet", "partition", c.Partition, "attempts", r.untaken[c.Partition], "err", err)
+				}
 				return false, nil
 			}
 		}
-		r.Logger.Info("cluster: partition gained", "partition", c.Partition)
+		r.Logger.Info("cluster: partition gained", "partition", c.Partition, "failed_attempts", r.untaken[c.Partition])
+		delete(r.untaken, c.Partition)
 		return true, r.Responder.Own(c.Partition)
 	}
 	r.Logger.Info("cluster: partition lost", "partition", c.Partition)
