@@ -20,6 +20,7 @@ import (
 
 	"github.com/fxd-labs/fxd/chain/connect"
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/cluster"
 	"github.com/fxd-labs/fxd/ids"
 )
 
@@ -336,20 +337,25 @@ func (c *testCluster) failOver(t *testing.T, key apiKey, what string) *clusterNo
 
 // tellPartition logs what each live node's log says about partition p
 // (the story of a failover that did not happen: elections, take-ups,
-// their failures), the last lines of each.
+// their failures) and its warnings, the last lines of each.
 func (c *testCluster) tellPartition(t *testing.T, p int) {
-	stream := fmt.Sprintf("FXD_P%02d", p)
+	stream := cluster.StreamName(p)
 	for _, n := range c.members() {
 		if n.live() == nil {
 			continue
 		}
 		var lines []string
 		for _, line := range strings.Split(n.proc.Stderr(), "\n") {
-			about := strings.Contains(line, stream) || strings.Contains(line, `"level":"WARN"`) || strings.Contains(line, `"level":"ERROR"`)
-			for _, attr := range []string{`"partition":%d,`, `"partition":%d}`, `"part":%d,`, `"part":%d}`} {
-				about = about || strings.Contains(line, fmt.Sprintf(attr, p))
+			var l struct {
+				Level           string
+				Msg             string
+				Part, Partition *int
 			}
-			if about {
+			if json.Unmarshal([]byte(line), &l) != nil {
+				continue
+			}
+			if l.Level == "WARN" || l.Level == "ERROR" || strings.Contains(l.Msg, stream) ||
+				l.Part != nil && *l.Part == p || l.Partition != nil && *l.Partition == p {
 				lines = append(lines, line)
 			}
 		}
