@@ -7,12 +7,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/loopback"
 )
 
 const (
@@ -33,14 +33,9 @@ type clusterNode struct {
 // startCluster starts n nodes on loopback, data dirs and logs under dir,
 // and waits until each serves.
 func startCluster(bin, dir string, n int) ([]*clusterNode, error) {
-	routes := make([]string, n)
-	for i := range routes {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		routes[i] = ln.Addr().String()
-		_ = ln.Close() // the node binds it a moment later
+	routes, err := loopback.FreeAddrs(n) // the nodes bind them a moment later
+	if err != nil {
+		return nil, err
 	}
 	nodes := make([]*clusterNode, 0, n)
 	stopAll := func() {

@@ -94,6 +94,11 @@ func StartNode(cfg NodeConfig) (*Node, error) {
 		srv.Shutdown()
 		return nil, fmt.Errorf("cluster: jetstream: %w", err)
 	}
+	if err := awaitMetaLeader(srv.Server().JetStreamIsCurrent, streamOpenTimeout, cfg.Logger); err != nil {
+		nc.Close()
+		srv.Shutdown()
+		return nil, err
+	}
 	leaders := NewLeaders(srv.Server(), ids.Partitions, 0)
 	ecfg := cfg.Engine
 	ecfg.Partitions, ecfg.Handover, ecfg.GivenUp = ids.Partitions, true, leaders.Drop
@@ -135,6 +140,36 @@ func (n *Node) Close() error {
 	n.Conn.Close()
 	n.NATS.Shutdown()
 	return err
+}
+
+// awaitMetaLeader polls every metaWaitPoll and says every
+// metaWaitLogEvery that it still waits.
+const (
+	metaWaitPoll     = 100 * time.Millisecond
+	metaWaitLogEvery = 10 * time.Second
+)
+
+// awaitMetaLeader waits, at most timeout, until current (the node's
+// JetStream follows a meta leader, or is it, and has caught up with it).
+// The streams are opened after that: a stream request sent before the
+// meta leader is known went unanswered and cost its whole 10 s timeout at
+// every fresh start; and a node that cannot start says what it waits for.
+func awaitMetaLeader(current func() bool, timeout time.Duration, logger *slog.Logger) error {
+	start := time.Now()
+	next := start.Add(metaWaitLogEvery)
+	for !current() {
+		waited := time.Since(start)
+		if waited > timeout {
+			return fmt.Errorf("cluster: no JetStream meta leader after %s: a new cluster elects one once every node of --peers is up, a running one once most of its nodes are", timeout)
+		}
+		if time.Now().After(next) {
+			logger.Info("cluster: waiting for JetStream's meta leader (a new cluster needs every node of --peers up, a running one most of its nodes)",
+				"waited_s", int(waited.Seconds()))
+			next = next.Add(metaWaitLogEvery)
+		}
+		time.Sleep(metaWaitPoll)
+	}
+	return nil
 }
 
 // openStream opens partition p's stream at the node's start, retrying

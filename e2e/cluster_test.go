@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,6 +21,7 @@ import (
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/cluster"
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/loopback"
 )
 
 // clusterNode is one `fxd serve --cluster-*` of a test cluster: its name,
@@ -44,12 +44,28 @@ func (n *clusterNode) live() *server {
 	return n.serving
 }
 
+// clusterStartDeadline bounds a node's start: beyond the node's own
+// bound on its wait for JetStream's meta leader (2 minutes), so that a
+// node that cannot start says why itself.
+const clusterStartDeadline = 150 * time.Second
+
 // await waits until the node's latest process serves.
 func (n *clusterNode) await(t *testing.T) {
-	awaitListening(t, n.proc)
+	t.Helper()
+	if err := n.wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wait is await, returning what went wrong.
+func (n *clusterNode) wait() error {
+	if err := n.proc.waitListening(clusterStartDeadline); err != nil {
+		return fmt.Errorf("node %s: %w", n.name, err)
+	}
 	n.mu.Lock()
 	n.serving = n.proc
 	n.mu.Unlock()
+	return nil
 }
 
 // kill kills the node's process with SIGKILL.
@@ -85,9 +101,13 @@ func (c *testCluster) replace(old, fresh *clusterNode) {
 	c.nodes[slices.Index(c.nodes, old)] = fresh
 }
 
-// startTestCluster spawns three nodes at once (each waits for the others
-// to place its partition streams) and waits until they serve and share
-// the 64 partitions out evenly.
+// clusterStartTries is how many times startTestCluster starts the nodes
+// when one of them finds its route port taken by another process.
+const clusterStartTries = 3
+
+// startTestCluster spawns three nodes at once (a new cluster elects its
+// meta leader once all three are up) and waits until they serve and
+// share the 64 partitions out evenly.
 func startTestCluster(t *testing.T) *testCluster {
 	c := &testCluster{name: "e2e", hooks: makeHookTLS(t)}
 	// One master key for every node: each opens the secrets its
@@ -95,19 +115,48 @@ func startTestCluster(t *testing.T) *testCluster {
 	// a failover fails a few attempts, far from the ten that disable.
 	c.flags = hookFlags(c.hooks, writeMasterKeyFile(t), retrySchedule(9, 3*time.Second))
 	c.flags = append(c.flags, c.sharedChain(t)...)
-	for i := range 3 {
-		c.nodes = append(c.nodes, &clusterNode{name: fmt.Sprintf("n%d", i), dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)})
-	}
-	for _, n := range c.nodes {
-		c.spawn(t, n)
-	}
-	for _, n := range c.nodes {
-		n.await(t)
+	for try := 1; ; try++ {
+		err := c.startNodes(t)
+		if err == nil {
+			break
+		}
+		if try == clusterStartTries || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatal(err)
+		}
+		t.Logf("cluster start %d: %v: starting again on other ports", try, err)
+		for _, n := range c.nodes {
+			n.kill()
+		}
 	}
 	c.awaitBalanced(t)
 	// Signatures of the second the servers started in are refused.
 	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
 	return c
+}
+
+// startNodes spawns three fresh nodes, on three distinct route ports,
+// and waits until all serve. A node that exits is reported at once, not
+// after the others' wait: without it the others never elect a meta
+// leader, and its reason is the story.
+func (c *testCluster) startNodes(t *testing.T) error {
+	routes := freeLoopbackAddrs(t, 3)
+	c.nodes = nil
+	for i, r := range routes {
+		c.nodes = append(c.nodes, &clusterNode{name: fmt.Sprintf("n%d", i), dir: filepath.Join(t.TempDir(), "data"), route: r})
+	}
+	for _, n := range c.nodes {
+		c.spawn(t, n)
+	}
+	started := make(chan error, len(c.nodes))
+	for _, n := range c.nodes {
+		go func() { started <- n.wait() }()
+	}
+	for range c.nodes {
+		if err := <-started; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sharedChain starts the chain every node runs on (anvil) and deploys the
@@ -186,12 +235,11 @@ func (c *testCluster) spawn(t *testing.T, n *clusterNode) {
 	})
 }
 
-// freeLoopbackAddr is a loopback host:port free a moment ago.
-func freeLoopbackAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// freeLoopbackAddrs is n distinct loopback host:ports free a moment ago.
+func freeLoopbackAddrs(t *testing.T, n int) []string {
+	addrs, err := loopback.FreeAddrs(n)
 	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
+	return addrs
 }
 
 // owned is the partitions the node's engine owns, from its log lines.
@@ -610,7 +658,7 @@ func TestClusterFailover(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "fxd cluster remove-peer %s: %s", lost.name, res.Stderr)
 		time.Sleep(time.Second)
 	}
-	fresh := &clusterNode{name: "n3", dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddr(t)}
+	fresh := &clusterNode{name: "n3", dir: filepath.Join(t.TempDir(), "data"), route: freeLoopbackAddrs(t, 1)[0]}
 	c.replace(lost, fresh)
 	c.spawn(t, fresh)
 	fresh.await(t)

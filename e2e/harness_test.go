@@ -205,7 +205,16 @@ func launchServer(t testing.TB, dataDir string, extraArgs ...string) *server {
 // awaitListening waits until a spawned server prints both listening lines.
 func awaitListening(t testing.TB, s *server) *server {
 	t.Helper()
-	timer := time.NewTimer(startDeadline)
+	if err := s.waitListening(startDeadline); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitListening waits, at most d, until the server prints both listening
+// lines; it fails at once if the server exits first.
+func (s *server) waitListening(d time.Duration) error {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for s.Addr == "" || s.AdminAddr == "" {
 		select {
@@ -217,14 +226,14 @@ func awaitListening(t testing.TB, s *server) *server {
 				s.Addr = strings.TrimPrefix(line, "listening on ")
 			}
 		case <-s.exited:
-			t.Fatalf("fxd serve exited before it was ready: %v\nstdout:\n%s\nstderr:\n%s", s.waitErr, s.stdout, s.stderr)
+			return fmt.Errorf("fxd serve exited before it was ready: %v\nstdout:\n%s\nstderr:\n%s", s.waitErr, s.stdout, s.stderr)
 		case <-timer.C:
-			t.Fatalf("fxd serve did not print its listening lines within %v\nstdout:\n%s\nstderr:\n%s", startDeadline, s.stdout, s.stderr)
+			return fmt.Errorf("fxd serve did not print its listening lines within %v\nstdout:\n%s\nstderr:\n%s", d, s.stdout, s.stderr)
 		}
 	}
 	s.Ready = time.Now()
 	s.BaseURL = "http://" + s.Addr
-	return s
+	return nil
 }
 
 // spawnServer starts `fxd serve` and returns at once, without waiting for

@@ -131,11 +131,20 @@ func (c Config) clusterOptions(opts *server.Options) error {
 		return fmt.Errorf("config: ClusterListen: %w", err)
 	}
 	opts.Cluster = server.ClusterOpts{Name: c.ClusterName, Host: host, Port: port}
+	seen := make(map[string]bool, len(c.Peers))
 	for _, p := range c.Peers {
 		u, err := url.Parse(p)
 		if err != nil || u.Host == "" {
 			return fmt.Errorf("config: peer %q is not a route URL (nats://host:port)", p)
 		}
+		// JetStream sizes a new cluster's meta group by the routes
+		// configured, and a new cluster elected no meta leader while
+		// one of them was missing: a peer listed twice is one that never
+		// comes (CI once gave two nodes the same port).
+		if seen[u.Host] {
+			return fmt.Errorf("config: peer %s is listed twice", u.Host)
+		}
+		seen[u.Host] = true
 		opts.Routes = append(opts.Routes, u)
 	}
 	return nil

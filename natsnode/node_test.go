@@ -54,6 +54,8 @@ func TestStartRefusesBadConfig(t *testing.T) {
 		{"cluster without name", natsnode.Config{Name: "a", StoreDir: dir, ClusterListen: "127.0.0.1:0", Peers: []string{"nats://127.0.0.1:1"}}, "needs ClusterName"},
 		{"cluster without peers", natsnode.Config{Name: "a", StoreDir: dir, ClusterName: "c", ClusterListen: "127.0.0.1:0"}, "needs Peers"},
 		{"bad peer", natsnode.Config{Name: "a", StoreDir: dir, ClusterName: "c", ClusterListen: "127.0.0.1:0", Peers: []string{"::"}}, "not a route URL"},
+		{"peer twice", natsnode.Config{Name: "a", StoreDir: dir, ClusterName: "c", ClusterListen: "127.0.0.1:0",
+			Peers: []string{"nats://127.0.0.1:1", "nats://127.0.0.1:2", "nats://127.0.0.1:1"}}, "peer 127.0.0.1:1 is listed twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, err := natsnode.Start(tc.cfg)

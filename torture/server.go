@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fxd-labs/fxd/bench"
+	"github.com/fxd-labs/fxd/internal/loopback"
 )
 
 // Process control waits (deadlines, never expectations).
@@ -41,7 +41,7 @@ type server struct {
 }
 
 func newServer(cfg Config, flags []string) (*server, error) {
-	ports, err := freePorts(3)
+	ports, err := loopback.FreeAddrs(3)
 	if err != nil {
 		return nil, err
 	}
@@ -55,20 +55,6 @@ func newServer(cfg Config, flags []string) (*server, error) {
 		}
 	}
 	return s, nil
-}
-
-// freePorts asks the kernel for n loopback ports (listening on each once).
-func freePorts(n int) ([]string, error) {
-	var out []string
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("torture: find a free port: %w", err)
-		}
-		out = append(out, ln.Addr().String())
-		_ = ln.Close()
-	}
-	return out, nil
 }
 
 // memLimitOf is the server's soft memory limit (GOMEMLIMIT) under an RSS

@@ -6,9 +6,7 @@
 package natstest
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/fxd-labs/fxd/internal/loopback"
 	"github.com/fxd-labs/fxd/natsnode"
 )
 
@@ -102,13 +101,13 @@ func portTaken(err error) bool {
 }
 
 func startCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error) {
-	ports, err := freePorts(n)
+	addrs, err := loopback.FreeAddrs(n)
 	if err != nil {
 		return nil, fmt.Errorf("natstest: cluster ports: %w", err)
 	}
 	peers := make([]string, n)
-	for i, p := range ports {
-		peers[i] = fmt.Sprintf("nats://127.0.0.1:%d", p)
+	for i, a := range addrs {
+		peers[i] = "nats://" + a
 	}
 	c := &Cluster{dir: dir, logf: logf}
 	for i := range n {
@@ -117,7 +116,7 @@ func startCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 			Name:          name,
 			StoreDir:      filepath.Join(dir, name),
 			ClusterName:   "fxdtest",
-			ClusterListen: fmt.Sprintf("127.0.0.1:%d", ports[i]),
+			ClusterListen: addrs[i],
 			Peers:         peers,
 			Logf:          logf,
 		})
@@ -154,18 +153,18 @@ func (c *Cluster) Add() (*natsnode.Node, error) {
 
 // add starts node name on a fresh port, storing in dir.
 func (c *Cluster) add(name, dir string) (*natsnode.Node, error) {
-	ports, err := freePorts(1)
+	addrs, err := loopback.FreeAddrs(1)
 	if err != nil {
 		return nil, fmt.Errorf("natstest: cluster port: %w", err)
 	}
-	peers := []string{fmt.Sprintf("nats://127.0.0.1:%d", ports[0])}
+	peers := []string{"nats://" + addrs[0]}
 	for _, n := range c.Nodes {
 		if n.Server().Running() {
 			peers = append(peers, n.ClusterURL())
 		}
 	}
 	node, err := natsnode.Start(natsnode.Config{Name: name, StoreDir: dir, ClusterName: "fxdtest",
-		ClusterListen: fmt.Sprintf("127.0.0.1:%d", ports[0]), Peers: peers, Logf: c.logf})
+		ClusterListen: addrs[0], Peers: peers, Logf: c.logf})
 	if err != nil {
 		return nil, fmt.Errorf("natstest: add %s: %w", name, err)
 	}
@@ -218,29 +217,4 @@ func (c *Cluster) Shutdown() {
 	for _, n := range c.Nodes {
 		n.Shutdown()
 	}
-}
-
-// freePorts reserves n distinct free loopback ports, holding all of them
-// at once so that none is returned twice, then releases them.
-func freePorts(n int) ([]int, error) {
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			l.Close()
-		}
-	}()
-	ports := make([]int, 0, n)
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		ls = append(ls, l)
-		addr, ok := l.Addr().(*net.TCPAddr)
-		if !ok {
-			return nil, errors.New("listener without a TCP address")
-		}
-		ports = append(ports, addr.Port)
-	}
-	return ports, nil
 }
