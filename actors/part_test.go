@@ -2,12 +2,16 @@ package actors
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/partlog"
 )
 
 // TestPartsApplyIndependently runs the engine on four streams: accounts
@@ -69,4 +73,61 @@ func TestPartitionsNeedStreams(t *testing.T) {
 	cfg.Partitions = 65
 	_, err = Open(cfg)
 	require.ErrorContains(t, err, "up to 64 streams")
+}
+
+// closeCounted is a log that counts its Close calls.
+type closeCounted struct {
+	partlog.PartitionLog
+	closes *atomic.Int32
+}
+
+func (l closeCounted) Close() error {
+	l.closes.Add(1)
+	return l.PartitionLog.Close()
+}
+
+// TestOpenFailsWholeAndClosesWhatItOpened opens the engine's 12 logs
+// concurrently, one of which refuses: Open fails with the refusal and
+// closes each log it had opened, once.
+func TestOpenFailsWholeAndClosesWhatItOpened(t *testing.T) {
+	cfg := jetstreamConfig(t, t.TempDir())
+	cfg.Partitions = 12
+	var opened, closes atomic.Int32
+	open := cfg.OpenLog
+	cfg.OpenLog = func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
+		if part == 3 {
+			return nil, fmt.Errorf("stream %d refused", part)
+		}
+		l, err := open(part, opts)
+		if err != nil {
+			return nil, err
+		}
+		opened.Add(1)
+		return closeCounted{l, &closes}, nil
+	}
+	e, err := Open(cfg)
+	require.Nil(t, e)
+	require.EqualError(t, err, "actors: open log 3: stream 3 refused")
+	require.Positive(t, opened.Load())
+	require.Equal(t, opened.Load(), closes.Load(), "every log opened is closed once")
+}
+
+func TestFirstOfSaysHowManyFailed(t *testing.T) {
+	a, b := errors.New("a"), errors.New("b")
+	for _, tc := range []struct {
+		errs []error
+		want string
+	}{
+		{[]error{nil, nil}, ""},
+		{[]error{nil, a, nil}, "a"},
+		{[]error{nil, a, b, b}, "a (and 2 more logs did not open)"},
+	} {
+		err := firstOf(tc.errs)
+		if tc.want == "" {
+			require.NoError(t, err)
+			continue
+		}
+		require.EqualError(t, err, tc.want)
+		require.ErrorIs(t, err, a)
+	}
 }

@@ -29,6 +29,13 @@ const Replicas = 3
 // here).
 const streamOpenTimeout = 2 * time.Minute
 
+// startOpenAttempt bounds one attempt of the node's start to open a
+// partition stream. A request to a stream whose group has no leader yet
+// (just created by another node) goes unanswered, so a long attempt is
+// only time lost: with 10 s, a fresh cluster's start took 12-16 s, most
+// of it waiting out such requests; openStream tries again.
+const startOpenAttempt = 3 * time.Second
+
 // handoverOpenTimeout bounds one attempt to open a partition stream again
 // in a handover (the engine's Own and Disown), which is not retried here:
 // the handovers of all partitions run one after another on the Router's
@@ -177,7 +184,7 @@ func awaitMetaLeader(current func() bool, timeout time.Duration, logger *slog.Lo
 func openStream(js jetstream.JetStream, p int, opts partlog.Options, logger *slog.Logger) (partlog.PartitionLog, error) {
 	deadline := time.Now().Add(streamOpenTimeout)
 	for {
-		l, err := openStreamOnce(js, p, opts, 10*time.Second)
+		l, err := openStreamOnce(js, p, opts, startOpenAttempt)
 		if err == nil {
 			return l, nil
 		}
