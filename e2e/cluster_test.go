@@ -120,7 +120,7 @@ func startTestCluster(t *testing.T) *testCluster {
 		if err == nil {
 			break
 		}
-		if try == clusterStartTries || !strings.Contains(err.Error(), "address already in use") {
+		if try == clusterStartTries || !loopback.Taken(err) {
 			t.Fatal(err)
 		}
 		t.Logf("cluster start %d: %v: starting again on other ports", try, err)

@@ -5,6 +5,7 @@ package loopback
 import (
 	"fmt"
 	"net"
+	"strings"
 )
 
 // MaxPorts bounds one FreeAddrs call (it holds that many listeners).
@@ -39,4 +40,11 @@ func FreeAddrs(n int) ([]string, error) {
 		addrs = append(addrs, ln.Addr().String())
 	}
 	return addrs, nil
+}
+
+// Taken reports whether err is a server failing to bind a port picked
+// free a moment before (nats-server and the Go runtime report it as text,
+// the former as a log line a process exits with).
+func Taken(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "address already in use")
 }

@@ -1,6 +1,7 @@
 package loopback
 
 import (
+	"errors"
 	"net"
 	"testing"
 
@@ -31,4 +32,16 @@ func TestFreeAddrsBounds(t *testing.T) {
 	addrs, err := FreeAddrs(0)
 	require.NoError(t, err)
 	require.Empty(t, addrs)
+}
+
+func TestTakenKnowsABindFailure(t *testing.T) {
+	addrs, err := FreeAddrs(1)
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", addrs[0])
+	require.NoError(t, err)
+	defer ln.Close()
+	_, err = net.Listen("tcp", addrs[0])
+	require.True(t, Taken(err), "%v", err)
+	require.False(t, Taken(nil))
+	require.False(t, Taken(errors.New("connection refused")))
 }

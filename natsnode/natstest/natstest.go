@@ -8,7 +8,6 @@ package natstest
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -84,7 +83,7 @@ func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 	}
 	for try := 1; ; try++ {
 		c, err := startCluster(dir, n, logf)
-		if try == bindTries || !portTaken(err) {
+		if try == bindTries || !loopback.Taken(err) {
 			return c, err
 		}
 		dir = filepath.Join(dir, fmt.Sprintf("retry%d", try))
@@ -93,12 +92,6 @@ func StartCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error
 
 // bindTries bounds the starts tried when a picked port was taken.
 const bindTries = 3
-
-// portTaken reports whether err is a node failing to bind a port picked
-// free a moment before (nats-server reports it as text).
-func portTaken(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "address already in use")
-}
 
 func startCluster(dir string, n int, logf func(string, ...any)) (*Cluster, error) {
 	addrs, err := loopback.FreeAddrs(n)
@@ -145,7 +138,7 @@ func (c *Cluster) Add() (*natsnode.Node, error) {
 			c.Nodes = append(c.Nodes, node)
 			return node, c.WaitReady(ReadyTimeout)
 		}
-		if try == bindTries || !portTaken(err) {
+		if try == bindTries || !loopback.Taken(err) {
 			return nil, err
 		}
 	}

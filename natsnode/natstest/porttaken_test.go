@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fxd-labs/fxd/internal/loopback"
 	"github.com/fxd-labs/fxd/natsnode"
 )
 
@@ -21,6 +22,6 @@ func TestPortTaken(t *testing.T) {
 	_, err = natsnode.Start(natsnode.Config{Name: "n0", StoreDir: filepath.Join(t.TempDir(), "n0"), ClusterName: "fxdtest",
 		ClusterListen: addr, Peers: []string{"nats://" + addr}})
 	require.Error(t, err)
-	require.True(t, portTaken(err), "%v", err)
-	require.False(t, portTaken(nil))
+	require.True(t, loopback.Taken(err), "%v", err)
+	require.False(t, loopback.Taken(nil))
 }
