@@ -29,12 +29,17 @@ const Replicas = 3
 // here).
 const streamOpenTimeout = 2 * time.Minute
 
-// startOpenAttempt bounds one attempt of the node's start to open a
-// partition stream. A request to a stream whose group has no leader yet
-// (just created by another node) goes unanswered, so a long attempt is
-// only time lost: with 10 s, a fresh cluster's start took 12-16 s, most
-// of it waiting out such requests; openStream tries again.
-const startOpenAttempt = 3 * time.Second
+// startOpenAttempt bounds the first attempt of the node's start to open
+// a partition stream; each retry may last twice as long as the one before,
+// up to maxStartOpenAttempt. A request to a stream whose group has no
+// leader yet (just created by another node) goes unanswered, so a long
+// first attempt is only time lost: with 10 s, a fresh cluster's start
+// took 12-16 s, most of it waiting out such requests. The longer retries
+// are for a machine so loaded that an open takes seconds.
+const (
+	startOpenAttempt    = 3 * time.Second
+	maxStartOpenAttempt = 12 * time.Second
+)
 
 // handoverOpenTimeout bounds one attempt to open a partition stream again
 // in a handover (the engine's Own and Disown), which is not retried here:
@@ -183,8 +188,8 @@ func awaitMetaLeader(current func() bool, timeout time.Duration, logger *slog.Lo
 // while JetStream cannot place it yet (no meta leader, too few peers up).
 func openStream(js jetstream.JetStream, p int, opts partlog.Options, logger *slog.Logger) (partlog.PartitionLog, error) {
 	deadline := time.Now().Add(streamOpenTimeout)
-	for {
-		l, err := openStreamOnce(js, p, opts, startOpenAttempt)
+	for attempt := startOpenAttempt; ; attempt = min(2*attempt, maxStartOpenAttempt) {
+		l, err := openStreamOnce(js, p, opts, attempt)
 		if err == nil {
 			return l, nil
 		}
