@@ -356,8 +356,11 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 // returns the killed node.
 func (c *testCluster) failOver(t *testing.T, key apiKey, what string) *clusterNode {
 	p, _ := ids.Partition(key.Account)
-	victim := c.owner(p)
-	require.NotNil(t, victim, "partition %d has an owner", p)
+	// The partition may be between owners: the balancer moves leadership
+	// back to a node just restarted (CI saw one in flight).
+	var victim *clusterNode
+	require.Eventually(t, func() bool { victim = c.owner(p); return victim != nil }, 30*time.Second, 100*time.Millisecond,
+		"partition %d has an owner", p)
 	victim.kill()
 	start := time.Now()
 	cl, err := client.New(c.anyLive().proc.BaseURL, key.ID, key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
