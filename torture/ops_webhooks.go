@@ -123,6 +123,11 @@ func (w *worker) testEndpoint(ctx context.Context) error {
 	if e == nil {
 		return nil
 	}
+	return w.sendTest(ctx, e)
+}
+
+// sendTest is testEndpoint on endpoint e.
+func (w *worker) sendTest(ctx context.Context, e *endpointRec) error {
 	e.flight.Lock() // not while a delete of it is in flight
 	defer e.flight.Unlock()
 	if e.gone() {

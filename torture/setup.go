@@ -153,15 +153,22 @@ func (w *worker) setUpTrader(ctx context.Context) error {
 }
 
 // firstEndpoints gives every account a good endpoint for every event and
-// one hostile endpoint (slow, reset and late in turn); the first account
-// also gets a good one filtered to a few types.
+// one hostile endpoint (slow, reset and late in turn), each sent a test
+// event at once: every receiver is exercised whatever the workload draws
+// (with seed 1857948538785174589 the slow receiver got no request in
+// three minutes, and TestTortureCI, which requires one, failed); the
+// first account also gets a good one filtered to a few types.
 func (h *harness) firstEndpoints(ctx context.Context) error {
 	for i, a := range h.accounts {
 		w := a.workers[0]
 		hostile := []string{recvSlow, recvReset, recvLate}[i%3]
 		for _, kind := range []string{recvGood, hostile} {
-			if e, err := w.addEndpoint(ctx, kind, nil); e == nil {
+			e, err := w.addEndpoint(ctx, kind, nil)
+			if e == nil {
 				return fmt.Errorf("torture: account %d: %s endpoint: %v", i, kind, err)
+			}
+			if err := w.sendTest(ctx, e); err != nil {
+				return fmt.Errorf("torture: account %d: %s endpoint: %w", i, kind, err)
 			}
 		}
 		if i == 0 {
