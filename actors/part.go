@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -108,11 +109,7 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 	}
 	wg.Wait()
 	if err := firstOf(errs); err != nil {
-		for _, p := range parts {
-			if p.lg.Load() != nil {
-				_ = p.log().Close()
-			}
-		}
+		_ = closeParts(slices.DeleteFunc(parts, func(p *part) bool { return p.lg.Load() == nil }))
 		return err
 	}
 	e.parts = parts
