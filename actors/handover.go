@@ -38,6 +38,7 @@ func (e *Engine) Own(n int) error {
 	if p.owned.Load() {
 		return nil
 	}
+	start := time.Now()
 	from, replayed, err := p.reopen(true)
 	if err != nil {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
@@ -57,7 +58,8 @@ func (e *Engine) Own(n int) error {
 	e.tellOwnership(n, true)
 	p.owned.Store(true)
 	e.taken.Add(1)
-	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", p.log().LastIndex())
+	e.cfg.Logger.Info("partition owned", "part", n, "from_index", from, "replayed", replayed, "last_index", p.log().LastIndex(),
+		"took_ms", time.Since(start).Milliseconds())
 	return nil
 }
 
@@ -99,12 +101,18 @@ func (e *Engine) disown(n int, gen uint64) {
 // applier is stopped meanwhile; on an error it runs on what p has (a
 // closed log applies nothing), until the next reopen.
 func (p *part) reopen(owner bool) (uint64, int, error) {
+	var t handoverTimes
+	t.start = time.Now()
+	defer t.logIfSlow(p, owner)
 	p.stopApplier()
 	defer p.startApplier()
+	t.mark(&t.stopApplier)
 	if err := p.log().Close(); err != nil {
 		p.e.cfg.Logger.Info("partition log closed with an error", "part", p.n, "err", err)
 	}
+	t.mark(&t.close)
 	log, _, err := openLog(p.e.cfg, p.n, p.openOptions(owner))
+	t.mark(&t.open)
 	if err != nil {
 		p.unopened = true
 		p.refollow()
@@ -115,7 +123,37 @@ func (p *part) reopen(owner bool) (uint64, int, error) {
 	// What the feed holds came from the old log (the last catch-up may
 	// have failed to apply it); the applier reads whatever it lacks back.
 	p.feed.reset()
+	defer t.mark(&t.catchUp)
 	return p.recover()
+}
+
+// slowHandover is how long a reopen may take before it is logged with the
+// time of each of its steps. The handovers of all partitions run one after
+// another on the Router's goroutine, so one slow step holds up every other
+// partition's take-up; the log says which step it was.
+const slowHandover = time.Second
+
+// handoverTimes are the steps of one reopen.
+type handoverTimes struct {
+	start, last                       time.Time
+	stopApplier, close, open, catchUp time.Duration
+}
+
+// mark sets *step to the time since the previous mark.
+func (t *handoverTimes) mark(step *time.Duration) {
+	now := time.Now()
+	if t.last.IsZero() {
+		t.last = t.start
+	}
+	*step, t.last = now.Sub(t.last), now
+}
+
+func (t *handoverTimes) logIfSlow(p *part, owner bool) {
+	if took := time.Since(t.start); took >= slowHandover {
+		p.e.cfg.Logger.Warn("partition handover slow", "part", p.n, "owner", owner, "took_ms", took.Milliseconds(),
+			"stop_applier_ms", t.stopApplier.Milliseconds(), "close_ms", t.close.Milliseconds(),
+			"open_ms", t.open.Milliseconds(), "catch_up_ms", t.catchUp.Milliseconds())
+	}
 }
 
 // refollowEvery is how often a part whose log could not be opened again

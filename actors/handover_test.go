@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -221,4 +222,40 @@ func storedContacts(t *testing.T, e *Engine, acct string) int {
 		return 0
 	}
 	return len(st.Contacts)
+}
+
+// TestSlowHandoverSaysWhichStep: the handovers of all partitions run one
+// after another, so a slow one holds up the rest; its log line names the
+// step that took the time (here the stream's open).
+func TestSlowHandoverSaysWhichStep(t *testing.T) {
+	var buf bytes.Buffer
+	c := handoverConfig(t, "engine_slow_handover")
+	c.Logger = slog.New(slog.NewJSONHandler(&buf, nil))
+	open := c.OpenLog
+	var slow atomic.Bool
+	c.OpenLog = func(part int, opts partlog.Options) (partlog.PartitionLog, error) {
+		if slow.Load() {
+			time.Sleep(slowHandover)
+		}
+		return open(part, opts)
+	}
+	e, err := Open(c)
+	require.NoError(t, err)
+	require.NoError(t, e.Recover())
+	require.NoError(t, e.Own(0))
+	slow.Store(true)
+	require.NoError(t, e.Own(1))
+	require.NoError(t, e.Close()) // no more log lines after this
+
+	var lines []map[string]any
+	for _, l := range jsonLines(t, &buf) {
+		if l["msg"] == "partition handover slow" {
+			lines = append(lines, l)
+		}
+	}
+	require.Len(t, lines, 1, "only part 1's handover was slow")
+	require.EqualValues(t, 1, lines[0]["part"])
+	require.Equal(t, true, lines[0]["owner"])
+	require.GreaterOrEqual(t, lines[0]["open_ms"], float64(slowHandover.Milliseconds()))
+	require.GreaterOrEqual(t, lines[0]["took_ms"], lines[0]["open_ms"])
 }
