@@ -78,12 +78,35 @@ func (p *part) applyOnce() (int, error) {
 	if err := p.e.store.ApplyPart(p.n, from, recs); err != nil {
 		return 0, err
 	}
+	p.followKeys(recs)
 	if len(recs) > 0 {
 		upTo := recs[len(recs)-1].Index
 		p.applied.Store(upTo)
 		p.feed.release(upTo + 1)
 	}
 	return len(recs), nil
+}
+
+// followKeys puts the key rows of records applied to a part this engine
+// does not own (Config.Handover: another node writes it) in the directory,
+// in log order, so the directory holds every partition's keys as of what
+// the store holds and a later Own need not read them from the store (a
+// scan of every key row: about a second per million keys, for each of the
+// partitions a failover takes up, one after another). An owned part's key
+// rows are put by its account actors as they commit, before the applier
+// sees them; putting them again here, behind the actors, could show a
+// revoked key as live until the applier reached the revocation.
+func (p *part) followKeys(recs []snapshot.Applied) {
+	if !p.e.cfg.Handover || p.owned.Load() {
+		return
+	}
+	for _, r := range recs {
+		for i := range r.Record.Events {
+			if k := r.Record.Events[i].Key; k != nil {
+				p.e.dir.put(k)
+			}
+		}
+	}
 }
 
 // appendDecoded decodes the record at index and appends it to recs.

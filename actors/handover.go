@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/partlog"
 )
 
@@ -21,8 +20,9 @@ var errHandoverClosed = errors.New("actors: the engine is closing")
 // Own makes this engine the writer of part n (a cluster node became the
 // leader of its stream): it opens the log again, so the fence starts from
 // the stream's true last message rather than from what this engine last
-// wrote, catches the store up with every record other owners wrote since,
-// loads the part's keys, and only then lets the part's entities run.
+// wrote, catches the store up with every record other owners wrote since
+// (and the key directory with their keys: followKeys), and only then lets
+// the part's entities run.
 // Owning an owned part does nothing. On an error the part stays unowned
 // and Own may be called again.
 func (e *Engine) Own(n int) error {
@@ -39,16 +39,9 @@ func (e *Engine) Own(n int) error {
 		return nil
 	}
 	start := time.Now()
+	// The catch-up puts the keys other owners made or changed in the
+	// directory as it applies them (followKeys).
 	from, replayed, err := p.reopen(true)
-	if err != nil {
-		return fmt.Errorf("actors: own part %d: %w", n, err)
-	}
-	err = e.store.Keys(func(k *domain.APIKey) error {
-		if e.partOf(k.Account) == p {
-			e.dir.put(k)
-		}
-		return nil
-	})
 	if err != nil {
 		return fmt.Errorf("actors: own part %d: %w", n, err)
 	}

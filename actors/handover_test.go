@@ -3,6 +3,7 @@ package actors
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"io"
 	"log/slog"
@@ -258,4 +259,52 @@ func TestSlowHandoverSaysWhichStep(t *testing.T) {
 	require.Equal(t, true, lines[0]["owner"])
 	require.GreaterOrEqual(t, lines[0]["open_ms"], float64(slowHandover.Milliseconds()))
 	require.GreaterOrEqual(t, lines[0]["took_ms"], lines[0]["open_ms"])
+}
+
+// TestFollowerDirectoryHasTheOwnersKeys: a node that does not own a part
+// learns its keys (made, revoked) from the records it applies, so the new
+// owner authenticates them the moment it takes the part up; Own reads no
+// key rows from the store.
+func TestFollowerDirectoryHasTheOwnersKeys(t *testing.T) {
+	ctx := context.Background()
+	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	open := func() *Engine {
+		c := handoverConfig(t, "engine_follow_keys")
+		c.Logger = quiet
+		e, err := Open(c)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = e.Close() })
+		require.NoError(t, e.Recover())
+		return e
+	}
+	a := open()
+	require.NoError(t, a.Own(0))
+	require.NoError(t, a.Own(1))
+	b := open()
+	acct := createAccount(t, a)
+	n := a.partOf(acct).n
+	keyID := a.NewID("svc_test_", acct)
+	pub, _, err := ed25519.GenerateKey(nil)
+	require.NoError(t, err)
+	out, err := a.Exec(ctx, acct, domain.Request{Cmd: domain.CreateKey{KeyID: keyID, PublicKey: pub, Scopes: domain.ScopeByName("read")}})
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+
+	require.Eventually(t, func() bool { _, ok := b.Directory().Get(keyID); return ok }, 10*time.Second, 10*time.Millisecond,
+		"the follower applies the key's record and learns the key")
+	k, _ := b.Directory().Get(keyID)
+	require.Equal(t, acct, k.Account)
+	require.False(t, k.Revoked)
+
+	out, err = a.Exec(ctx, acct, domain.Request{Cmd: domain.RevokeKey{KeyID: keyID}})
+	require.NoError(t, err)
+	require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
+	require.Eventually(t, func() bool { k, _ := b.Directory().Get(keyID); return k.Revoked }, 10*time.Second, 10*time.Millisecond,
+		"the follower learns the revocation")
+
+	a.Disown(n)
+	require.NoError(t, b.Own(n))
+	k, ok := b.Directory().Get(keyID)
+	require.True(t, ok)
+	require.True(t, k.Revoked, "the new owner refuses the revoked key at once")
 }
