@@ -128,3 +128,40 @@ func autoCommit(c *simtest.Chain) (stop func()) {
 	}()
 	return func() { close(done); <-exited }
 }
+
+// TestRelayOfACancelledNonceFails: the signer cancels the leg's Permit2
+// nonce (invalidateUnorderedNonces) after the pre-flight passed. The leg
+// can never execute: the relay reports it failed with the decoded reason,
+// sends nothing, and is not an error to try again for ever.
+func TestRelayOfACancelledNonceFails(t *testing.T) {
+	deployer, user, relayer := simtest.Key(t, 0xd0), simtest.Key(t, 0x11), simtest.Key(t, 0x33)
+	c := simtest.New(t, deployer, user, relayer)
+	addrs, contracts := c.Deploy(deployer, fxbind.DeployConfig{})
+	leg := &Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
+		Chain: c.Client, Relayer: relay.New(c.Client, relayer, simtest.ChainID, relay.WithPollInterval(5*time.Millisecond)),
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	ctx := context.Background()
+	usdc := contracts.Tokens[fxbind.USDC]
+	c.Mine(usdc.Approve(c.Auth(user), addrs.Permit2, new(big.Int).Lsh(big.NewInt(1), 255)))
+	c.Mine(usdc.Mint(c.Auth(deployer), simtest.Addr(user), fxbind.Units(100)))
+	head, err := c.Client.HeaderByNumber(ctx, nil)
+	require.NoError(t, err)
+	nonce := new(big.Int).Add(new(big.Int).Lsh(big.NewInt(0xc0ffee), 8), big.NewInt(3))
+	terms := &domain.GaslessTerms{Signer: simtest.Addr(user).Hex(), TokenIn: addrs.USDC.Hex(), TokenOut: addrs.EURC.Hex(),
+		AmountIn: fxbind.Units(100), MinAmountOut: fxbind.Units(90), Recipient: simtest.Addr(user).Hex(), Pool: addrs.Pools["USDC/EURC"].Hex(),
+		Deadline: new(big.Int).SetUint64(head.Time + 600), Nonce: nonce}
+	sig := sign(t, leg, terms, user)
+	requirePreflight(t, leg, terms, sig, "")
+
+	c.Mine(contracts.Permit2.InvalidateUnorderedNonces(c.Auth(user), new(big.Int).Rsh(nonce, 8), big.NewInt(1<<3)))
+	sent, err := c.Client.PendingNonceAt(ctx, leg.Relayer.Address())
+	require.NoError(t, err)
+	out, err := leg.Relay(ctx, terms, sig)
+	require.NoError(t, err, "a cancelled nonce is an outcome, not a reason to try again")
+	require.False(t, out.Success)
+	require.Empty(t, out.TxHash, "refused before broadcast")
+	require.Contains(t, out.Reason, "InvalidNonce()")
+	after, err := c.Client.PendingNonceAt(ctx, leg.Relayer.Address())
+	require.NoError(t, err)
+	require.Equal(t, sent, after, "nothing was sent")
+}

@@ -43,7 +43,7 @@ func TestNonceSpent(t *testing.T) {
 	require.NoError(t, err)
 	sig[64] += 27
 
-	spent, err := leg.nonceSpent(t.Context(), terms)
+	spent, err := leg.nonceSpent(t.Context(), terms, true)
 	require.NoError(t, err)
 	require.False(t, spent)
 
@@ -53,13 +53,13 @@ func TestNonceSpent(t *testing.T) {
 		Recipient: g.Recipient, Pool: g.Pool, Deadline: g.Deadline, Nonce: g.Nonce}, sig)
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), c.Receipt(tx).Status)
-	spent, err = leg.nonceSpent(t.Context(), terms)
+	spent, err = leg.nonceSpent(t.Context(), terms, true)
 	require.NoError(t, err)
 	require.True(t, spent, "mined")
 	for _, n := range []*big.Int{new(big.Int).Add(nonce, big.NewInt(1)), new(big.Int).Sub(nonce, big.NewInt(1)), new(big.Int).Add(nonce, big.NewInt(256))} {
 		other := *terms
 		other.Nonce = n
-		spent, err = leg.nonceSpent(t.Context(), &other)
+		spent, err = leg.nonceSpent(t.Context(), &other, true)
 		require.NoError(t, err)
 		require.False(t, spent, "nonce %s is another bit or another word", n)
 	}

@@ -43,13 +43,7 @@ func (l *Leg) Relay(ctx context.Context, t *domain.GaslessTerms, sig string) (Ou
 	var revert rpc.DataError
 	switch {
 	case errors.As(err, &revert):
-		// A relay sent before a restart may still be pending: its Permit2
-		// nonce is then spent in the pending state, and this estimate
-		// reverts for that reason alone. Wait for it to be mined.
-		if spent, nerr := l.nonceSpent(ctx, t); nerr != nil || spent {
-			return Outcome{}, errors.Join(nerr, errors.New("gasless: the leg's Permit2 nonce is spent by a pending relay"))
-		}
-		return Outcome{Reason: verify.Reason("relay refused by the chain", err)}, nil
+		return l.refused(ctx, t, err)
 	case err != nil && tx == nil:
 		return Outcome{}, err // busy or unreachable: try again
 	}
@@ -68,6 +62,36 @@ func (l *Leg) Relay(ctx context.Context, t *domain.GaslessTerms, sig string) (Ou
 		return out, err
 	}
 	return Outcome{TxHash: tx.Hash().Hex(), Reason: l.minedRevertReason(ctx, t, raw)}, nil
+}
+
+// refused is the outcome of a relay the chain refused at its estimate:
+//
+//   - the leg's Permit2 nonce spent in a mined block, yet no execution of
+//     the leg found (read after the nonce, so a relay of ours mined
+//     meanwhile shows): something else used the nonce (the signer
+//     cancelled it with invalidateUnorderedNonces after the pre-flight
+//     passed, or while the service was down). The leg can never execute,
+//     so it fails with the decoded reason (InvalidNonce()) instead of
+//     being tried again for ever;
+//   - spent in the pending state only: a relay sent before a restart may
+//     still be pending, and the estimate reverts for that reason alone.
+//     Wait for it to be mined (an error: try again later);
+//   - otherwise the revert is the leg's own reason.
+func (l *Leg) refused(ctx context.Context, t *domain.GaslessTerms, estimate error) (Outcome, error) {
+	mined, err := l.nonceSpent(ctx, t, false)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if mined {
+		if out, done, err := l.executed(ctx, t); done || err != nil {
+			return out, err
+		}
+		return Outcome{Reason: verify.Reason("relay refused by the chain: the signature's Permit2 nonce was used by another transaction", estimate)}, nil
+	}
+	if pending, err := l.nonceSpent(ctx, t, true); err != nil || pending {
+		return Outcome{}, errors.Join(err, errors.New("gasless: the leg's Permit2 nonce is spent by a pending relay"))
+	}
+	return Outcome{Reason: verify.Reason("relay refused by the chain", estimate)}, nil
 }
 
 // executed looks for an earlier execution of the leg.
@@ -94,17 +118,18 @@ func (l *Leg) minedRevertReason(ctx context.Context, t *domain.GaslessTerms, sig
 	return domain.ReasonRelayReverted
 }
 
-// nonceSpent reports whether the leg's Permit2 nonce is used in the pending
-// state (Permit2's unordered nonces: bit nonce%256 of word nonce/256 of the
-// signer's bitmap). Nonces are 128 random bits per leg, so a spent one
-// means this leg's signature was executed or is about to be.
-func (l *Leg) nonceSpent(ctx context.Context, t *domain.GaslessTerms) (bool, error) {
+// nonceSpent reports whether the leg's Permit2 nonce is used in the
+// pending state, or in the latest block (Permit2's unordered nonces: bit
+// nonce%256 of word nonce/256 of the signer's bitmap). Nonces are 128
+// random bits per leg, so a spent one means this leg's signature was
+// executed or is about to be, or the signer cancelled the nonce.
+func (l *Leg) nonceSpent(ctx context.Context, t *domain.GaslessTerms, pending bool) (bool, error) {
 	p2, err := fxbind.NewPermit2Caller(l.Domain.Permit2, l.Chain)
 	if err != nil {
 		return false, err
 	}
 	word := new(big.Int).Rsh(t.Nonce, 8)
-	bitmap, err := p2.NonceBitmap(&bind.CallOpts{Context: ctx, Pending: true}, common.HexToAddress(t.Signer), word)
+	bitmap, err := p2.NonceBitmap(&bind.CallOpts{Context: ctx, Pending: pending}, common.HexToAddress(t.Signer), word)
 	if err != nil {
 		return false, fmt.Errorf("gasless: nonceBitmap: %w", err)
 	}
