@@ -95,4 +95,16 @@ func TestExportStreamsEveryPage(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(resp.Body, &page))
 	require.Equal(t, []string{got[1][0], got[2][0], got[3][0]}, []string{page.Data[0].ID, page.Data[1].ID, page.Data[2].ID})
+
+	// A filter given with no value is a bad value (as an empty limit is),
+	// not the whole unfiltered ledger.
+	for _, route := range []string{"/public/v1/transactions", "/public/v1/transactions/export"} {
+		for _, q := range []string{"type=", "currency=", "from=", "to=", "type=transfer&currency="} {
+			resp, err = c.Do(ctx, "GET", route+"?"+q, nil, nil)
+			require.NoError(t, err)
+			require.Equal(t, 400, resp.Status, "%s?%s: %s", route, q, resp.Body)
+			require.Contains(t, string(resp.Body), `"code":"invalid_request"`)
+			require.Contains(t, string(resp.Body), "must not be empty")
+		}
+	}
 }

@@ -18,8 +18,27 @@ const exportPage = 1000
 
 // ledgerQuery reads the filters of GET /transactions and its export.
 func (rc *reqCtx) ledgerQuery() (domain.LedgerFilter, *domain.Error) {
+	var v [4]string
+	for i, name := range [...]string{"type", "currency", "from", "to"} {
+		var err *domain.Error
+		if v[i], err = rc.filterArg(name); err != nil {
+			return domain.LedgerFilter{}, err
+		}
+	}
+	return domain.ParseLedgerFilter(v[0], v[1], v[2], v[3])
+}
+
+// filterArg is the value of a list's filter parameter, "" when absent. A
+// filter given with no value (?type=) is a bad value, 400, as an empty
+// limit is: answering the whole unfiltered list would hide a client's
+// empty variable.
+func (rc *reqCtx) filterArg(name string) (string, *domain.Error) {
 	a := rc.ctx.QueryArgs()
-	return domain.ParseLedgerFilter(string(a.Peek("type")), string(a.Peek("currency")), string(a.Peek("from")), string(a.Peek("to")))
+	v := a.Peek(name)
+	if len(v) == 0 && a.Has(name) {
+		return "", domain.ErrInvalid("%s must not be empty", name)
+	}
+	return string(v), nil
 }
 
 func (s *Server) listTransactions(rc *reqCtx) {

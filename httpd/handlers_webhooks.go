@@ -125,7 +125,10 @@ func (s *Server) listWebhookDeliveries(rc *reqCtx) {
 // eventTypeFilter is ?type of GET /events: "" for every type, else a
 // known event type.
 func eventTypeFilter(rc *reqCtx) (string, *domain.Error) {
-	typ := string(rc.ctx.QueryArgs().Peek("type"))
+	typ, err := rc.filterArg("type")
+	if err != nil {
+		return "", err
+	}
 	if typ != "" && !domain.KnownEventType(typ) {
 		return "", domain.ErrInvalid("unknown event type %q", typ)
 	}
