@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/client"
 )
 
 // TestWebhookEndpoints: registration answers the secret once and never
@@ -377,7 +379,31 @@ func TestWebhookDelivery(t *testing.T) {
 	require.Equal(t, []string{linkEvt}, byType("payment_link.paid"))
 	require.Empty(t, byType("transfer.failed"))
 	requireError(t, call(t, c, "GET", basePath+"/events?limit=201", "", nil), 400, "invalid_request")
+	requireError(t, call(t, c, "GET", basePath+"/events?type=", "", nil), 400, "invalid_request")
 	requireError(t, call(t, c, "GET", basePath+"/events/evt_doesnotexist", "", nil), 404, "not_found")
+	// A cursor is any string: one past every id of the list, or an id of
+	// another kind, pages within the list's own records (it once listed
+	// the account's other records and crashed the server).
+	for _, list := range []struct {
+		c            *client.Client
+		path, prefix string
+	}{{c, "/events", "evt_"}, {tr.c, "/fx/orders", "ord_"}, {tr.c, "/transfers", "tr_"}, {tr.c, "/payment-links", "pl_"}} {
+		for _, after := range []string{"zzz", all.ID, transferEvt, "aaa"} {
+			resp := call(t, list.c, "GET", basePath+list.path+"?starting_after="+after, "", nil)
+			require.Equal(t, 200, resp.Status, "%s?starting_after=%s: %s", list.path, after, resp.Body)
+			var page struct {
+				Data []map[string]any `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal(resp.Body, &page))
+			for _, item := range page.Data {
+				id, _ := item["id"].(string)
+				if id == "" {
+					id, _ = item["order_id"].(string)
+				}
+				require.True(t, strings.HasPrefix(id, list.prefix), "%s?starting_after=%s listed %v", list.path, after, item)
+			}
+		}
+	}
 	_, other := hookAccount(t, srv, "someone else")
 	requireError(t, call(t, other, "GET", basePath+"/events/"+transferEvt, "", nil), 404, "not_found")
 	require.Empty(t, eventsPage(t, other, "").Data, "another account's events are not listed")

@@ -145,7 +145,16 @@ func (s *Store) AccountRows(acct string, k domain.Kind, startingAfter string, li
 	prefix := accountListKey(acct, k.Prefix())
 	upper := prefixEnd(prefix)
 	if startingAfter != "" {
-		upper = accountListKey(acct, startingAfter)
+		// The cursor is the client's: any string. It bounds the scan only
+		// inside the kind's own keys; beyond them (a cursor of another
+		// kind, or "zzz") the scan would return the account's other rows
+		// as this kind's. Below them nothing is older than the cursor.
+		if after := accountListKey(acct, startingAfter); bytes.Compare(after, upper) < 0 {
+			upper = after
+		}
+		if bytes.Compare(upper, prefix) <= 0 {
+			return nil, nil
+		}
 	}
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
 	if err != nil {
