@@ -58,6 +58,7 @@ fuzz:
 	$(GO) test -run=^$$ -fuzz=FuzzLinkBody -fuzztime=$(FUZZTIME) ./pay/
 	$(GO) test -run=^$$ -fuzz=FuzzDecodeMatchesJSON -fuzztime=$(FUZZTIME) ./internal/flatjson/
 	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
+	$(GO) test -run=^$$ -fuzz=FuzzAccountRowsCursor -fuzztime=$(FUZZTIME) ./snapshot/
 	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/
 	$(GO) test -run=^$$ -fuzz=FuzzRecover -fuzztime=$(FUZZTIME) ./chain/eip712/
 	$(GO) test -run=^$$ -fuzz=FuzzScreen -fuzztime=$(FUZZTIME) ./webhook/screen/
