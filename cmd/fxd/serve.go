@@ -108,7 +108,7 @@ func (f *serveFlags) check() (string, slog.Level, error) {
 	if f.passivateAfter < time.Second {
 		return "", 0, usageErrorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
 	}
-	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f)); err != nil {
+	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f), f.webhooks.check(f.env)); err != nil {
 		return "", 0, usageError{err.Error()}
 	}
 	return basePath, level, nil

@@ -43,12 +43,22 @@ func addWebhookFlags(fs *pflag.FlagSet, f *webhookFlags) {
 	fs.StringVar(&f.previousKeysFile, "webhook-previous-master-keys-file", "", "0600 file of previous webhook master keys (one base64 key a line, # comments) that still open secrets sealed before a rotation (or the keys, comma-separated, in "+secret.PreviousMasterKeysEnv+")")
 }
 
+// check refuses what the flags alone make wrong; serveFlags.check runs it
+// before anything starts (the embedded chain writes into the data dir).
+func (f webhookFlags) check(env string) error {
+	if f.allowLoopback && env == "live" {
+		return errors.New("serve: --webhook-allow-loopback is for tests and is refused with --env live")
+	}
+	_, err := parseSchedule(f.schedule)
+	return err
+}
+
 // openWebhooks builds the webhook desk and adds its hooks to e (before
 // Recover). A missing master key is not fatal: POST /webhooks then answers
 // 503 webhook_encryption_unavailable. A bad one is.
 func openWebhooks(f webhookFlags, env string, e *actors.Engine, logger *slog.Logger) (*webhook.Desk, error) {
-	if f.allowLoopback && env == "live" {
-		return nil, errors.New("serve: --webhook-allow-loopback is for tests and is refused with --env live")
+	if err := f.check(env); err != nil {
+		return nil, err
 	}
 	sealer, err := secret.LoadKeyring(os.Getenv(masterKeyEnv), f.masterKeyFile, os.Getenv(secret.PreviousMasterKeysEnv), f.previousKeysFile)
 	switch {
