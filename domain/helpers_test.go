@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,10 @@ import (
 var t0 = time.Unix(1767225600, 123456789).UTC()
 
 const t0RFC = "2026-01-01T00:00:00Z"
+
+// goodSig has a signature's form (0x and 65 bytes of hex); whether it
+// recovers is the command's Verified.
+var goodSig = "0x" + strings.Repeat("ab", 65)
 
 // clock is a deterministic Env source: a settable time and a counter-based
 // id generator shared by every Env it hands out.

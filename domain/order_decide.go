@@ -121,8 +121,19 @@ const (
 	ReasonExpired       = "order deadline passed before funding"
 	ReasonMakerMissed   = "maker did not settle before the settlement deadline; escrow refunded"
 	maxReasonRunes      = 200
-	maxSignatureChars   = 2 + 2*65
 )
+
+// checkSignatureForm refuses a submitted signature that is not one by its
+// form, 400 invalid_request: 0x and the hex of 65 bytes (r ‖ s ‖ v) or 64
+// (EIP-2098 compact), the OpenAPI document's pattern. invalid_signature is
+// for a signature that does not recover to the signer.
+func checkSignatureForm(sig string) *Error {
+	hex, ok := strings.CutPrefix(sig, "0x")
+	if ok && (len(hex) == 130 || len(hex) == 128) && strings.Trim(hex, "0123456789abcdefABCDEF") == "" {
+		return nil
+	}
+	return ErrInvalid("signature must be 0x-prefixed hex of 65 bytes (r, s, v) or 64 (EIP-2098)")
+}
 
 // Decide validates cmd against the order and returns the new rows, oldest
 // first (each is one EvOrderPut event), and the reply: 200 with the order
@@ -165,14 +176,11 @@ func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 		if env.Now.After(o.Deadline) {
 			return nil, Reply{}, ErrInvalidState("order %s passed its deadline", o.ID)
 		}
-		if strings.TrimSpace(c.Signature) == "" {
-			return nil, Reply{}, ErrInvalid("signature is required")
+		if err := checkSignatureForm(c.Signature); err != nil {
+			return nil, Reply{}, err
 		}
 		if !c.Verified {
 			return nil, Reply{}, ErrBadSignature("signature does not recover to the order's signer %s", o.Signer)
-		}
-		if len(c.Signature) > maxSignatureChars {
-			return nil, Reply{}, ErrInvalid("signature is too long")
 		}
 		if c.Preflight != nil {
 			return nil, Reply{}, c.Preflight

@@ -46,9 +46,9 @@ func orderCases(route string) []orderCase {
 	}
 	if route == RouteAMM {
 		return append(all,
-			orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tIn,
-				from: map[string][]step{OrderAccepted: {{OrderAwaitingFunding, func(o *Order) { o.Signature = "0xsig" }}}}},
-			orderCase{name: "amm_signature_late", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tLate, from: none},
+			orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}, now: tIn,
+				from: map[string][]step{OrderAccepted: {{OrderAwaitingFunding, func(o *Order) { o.Signature = goodSig }}}}},
+			orderCase{name: "amm_signature_late", cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}, now: tLate, from: none},
 			orderCase{name: "relay_ok", cmd: relayOK, now: tLate, from: map[string][]step{OrderAwaitingFunding: {
 				{OrderFunded, setTx(hashOther)}, {OrderSettling, nil},
 				{OrderSettled, func(o *Order) { o.AmountOut = bi("1150300000") }},
@@ -82,7 +82,7 @@ func orderCases(route string) []orderCase {
 		orderCase{name: "maker_missed", cmd: MakerMissed{RefundTxHash: hashRefnd}, now: tLate, from: map[string][]step{
 			OrderFunded: {{OrderRefunded, func(o *Order) { o.RefundTxHash, o.FailureReason = hashRefnd, ReasonMakerMissed }}},
 		}},
-		orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, now: tIn, from: none, refusedCode: CodeInvalidRequest},
+		orderCase{name: "amm_signature", cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}, now: tIn, from: none, refusedCode: CodeInvalidRequest},
 		orderCase{name: "relay_ok", cmd: relayOK, now: tIn, from: none},
 		orderCase{name: "relay_revert", cmd: relayBad, now: tIn, from: none},
 	)
@@ -197,13 +197,13 @@ func TestOrderAMMHappyPath(t *testing.T) {
 	c := newClock()
 	rows, s := runOrder(t, c, []Command{
 		createOrderCmd(RouteAMM),
-		SubmitAMMSignature{Signature: "0xsig", Verified: true},
+		SubmitAMMSignature{Signature: goodSig, Verified: true},
 		RelayMined{TxHash: "0x" + "AB" + hashOther[4:], Success: true, AmountOut: bi("1150260000")},
 	}, []time.Time{t0, tIn, tIn.Add(4 * time.Second)})
 	require.Equal(t, []string{OrderAccepted, OrderAwaitingFunding, OrderFunded, OrderSettling, OrderSettled}, states(rows))
 	want := acceptedRow(RouteAMM)
 	want.State, want.TxHash, want.AmountOut, want.EventID = OrderSettled, "0xab"+hashOther[4:], bi("1150260000"), "evt_000001"
-	want.Signature = "0xsig"
+	want.Signature = goodSig
 	want.UpdatedAt = tIn.Add(4 * time.Second)
 	require.Equal(t, want, s.Order)
 	require.Equal(t, rows[len(rows)-1], s.Order)
@@ -247,7 +247,7 @@ func TestOrderRFQHappyPaths(t *testing.T) {
 func TestOrderFailurePaths(t *testing.T) {
 	t.Run("amm revert", func(t *testing.T) {
 		rows, s := runOrder(t, newClock(), []Command{
-			createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "0xsig", Verified: true}, RelayMined{TxHash: hashOther},
+			createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: goodSig, Verified: true}, RelayMined{TxHash: hashOther},
 		}, []time.Time{t0, tIn, tIn})
 		require.Equal(t, []string{OrderAccepted, OrderAwaitingFunding, OrderFailed}, states(rows))
 		require.Equal(t, ReasonRelayReverted, s.Order.FailureReason)
@@ -265,7 +265,7 @@ func TestOrderFailurePaths(t *testing.T) {
 		})
 	}
 	t.Run("amm expiry while awaiting relay", func(t *testing.T) {
-		rows, _ := runOrder(t, newClock(), []Command{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: "s", Verified: true}, ExpireOrder{}},
+		rows, _ := runOrder(t, newClock(), []Command{createOrderCmd(RouteAMM), SubmitAMMSignature{Signature: goodSig, Verified: true}, ExpireOrder{}},
 			[]time.Time{t0, ordDeadline, tLate})
 		require.Equal(t, OrderExpired, rows[len(rows)-1].State)
 	})
@@ -273,7 +273,7 @@ func TestOrderFailurePaths(t *testing.T) {
 		s := orderAt(RouteAMM, OrderAccepted)
 		_, _, err := s.Decide(ExpireOrder{}, Env{Now: ordDeadline})
 		require.Equal(t, CodeInvalidState, err.Code, "at the deadline the order is still live")
-		rows, _, err := s.Decide(SubmitAMMSignature{Signature: "s", Verified: true}, Env{Now: ordDeadline})
+		rows, _, err := s.Decide(SubmitAMMSignature{Signature: goodSig, Verified: true}, Env{Now: ordDeadline})
 		require.Nil(t, err)
 		require.Len(t, rows, 1)
 	})
@@ -352,6 +352,12 @@ func TestOrderCommandValidation(t *testing.T) {
 		cmd          Command
 	}{
 		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: " ", Verified: true}},
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: "hello"}},
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: "0x00"}},
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: "0x" + strings.Repeat("zz", 65)}},
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: strings.Repeat("ab", 65)}},        // no 0x
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: "0x" + strings.Repeat("ab", 66)}}, // 66 bytes
+		{RouteAMM, OrderAccepted, SubmitAMMSignature{Signature: goodSig + " "}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: "0x12", Success: true, AmountOut: bi("1150250000")}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: hashOther, Success: true}},
 		{RouteAMM, OrderAwaitingFunding, RelayMined{TxHash: hashOther, Success: true, AmountOut: bi("1144498749")}},
@@ -368,6 +374,13 @@ func TestOrderCommandValidation(t *testing.T) {
 		require.NotNil(t, err, "case %d", i)
 		require.Equal(t, CodeInvalidRequest, err.Code, "case %d: %s", i, err.Message)
 		require.Empty(t, rows)
+	}
+	// A signature by its form (65 bytes, or 64: EIP-2098) that does not
+	// recover is invalid_signature.
+	for _, sig := range []string{goodSig, "0x" + strings.Repeat("AB", 64)} {
+		_, _, err := orderAt(RouteAMM, OrderAccepted).Decide(SubmitAMMSignature{Signature: sig}, fixedEnv(t, tIn))
+		require.NotNil(t, err)
+		require.Equal(t, CodeInvalidSignature, err.Code, sig)
 	}
 	// A repeated pending submit of the same tx is answered without a row.
 	s := orderAt(RouteRFQ, OrderAwaitingFunding)
@@ -431,7 +444,7 @@ func TestOrderSubmitRefusals(t *testing.T) {
 		route, code string
 		cmd         Command
 	}{
-		{RouteAMM, CodeInvalidSignature, SubmitAMMSignature{Signature: "0xsig"}},
+		{RouteAMM, CodeInvalidSignature, SubmitAMMSignature{Signature: goodSig}},
 		{RouteRFQ, CodeFundingNotVerified, SubmitRFQTx{TxHash: hashFund, Status: RFQTxNotVerified}},
 	} {
 		s := orderAt(tc.route, OrderAccepted)

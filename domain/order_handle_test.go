@@ -15,23 +15,23 @@ func TestOrderHandleIdempotency(t *testing.T) {
 	key := &IdemRequest{Scope: IdemScope("svc_test_k", "POST", "/public/v1/fx/orders/ord_000001/submit", "k"), BodyHash: sha256.Sum256([]byte("a"))}
 	env := fixedEnv(t, tIn)
 
-	out := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig"}, Idem: key}, env)
+	out := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: goodSig}, Idem: key}, env)
 	require.Equal(t, 400, out.Reply.Status, "unverified")
 	require.Len(t, out.Events, 1)
 	require.Equal(t, EvIdemPut, out.Events[0].Kind)
 	for i := range out.Events {
 		s.Apply(&out.Events[i])
 	}
-	again := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: key}, env)
+	again := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}, Idem: key}, env)
 	require.True(t, again.Replayed)
 	require.Equal(t, out.Reply, again.Reply, "the stored refusal, not a new decision")
 	require.Empty(t, again.Events)
 
 	other := *key
 	other.BodyHash = sha256.Sum256([]byte("b"))
-	require.Equal(t, 422, s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}, Idem: &other}, env).Reply.Status)
+	require.Equal(t, 422, s.Handle(Request{Cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}, Idem: &other}, env).Reply.Status)
 
-	plain := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: "0xsig", Verified: true}}, env)
+	plain := s.Handle(Request{Cmd: SubmitAMMSignature{Signature: goodSig, Verified: true}}, env)
 	require.Equal(t, 200, plain.Reply.Status)
 	require.Len(t, plain.Events, 1)
 	require.Equal(t, EvOrderPut, plain.Events[0].Kind)

@@ -287,8 +287,8 @@ func (s *TransferState) submitSignature(c SubmitTransferSignature, env Env) ([]*
 	if env.Now.After(t.ExpiresAt) {
 		return nil, Reply{}, ErrInvalidState("transfer %s passed its deadline", t.ID)
 	}
-	if strings.TrimSpace(c.Signature) == "" || len(c.Signature) > maxSignatureChars {
-		return nil, Reply{}, ErrInvalid("signature must be 0x-prefixed hex of 65 bytes")
+	if err := checkSignatureForm(c.Signature); err != nil {
+		return nil, Reply{}, err
 	}
 	if !c.Verified {
 		return nil, Reply{}, ErrBadSignature("signature does not recover to the transfer's source wallet %s", t.SourceWallet)

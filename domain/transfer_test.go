@@ -67,7 +67,7 @@ func TestTransferSameCurrency(t *testing.T) {
 		"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}`, string(r[0].Body))
 
 	r = runTransfer(t, c, s,
-		SubmitTransferSignature{Signature: "0x01", Verified: true},  // wrong kind of submit
+		SubmitTransferSignature{Signature: goodSig, Verified: true}, // wrong kind of submit
 		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // not mined yet
 		SubmitTransferTx{TxHash: hashFund, Status: TxPending},       // the same again: an answer
 		SubmitTransferTx{TxHash: hashOther, Status: TxPending},      // another unmined tx while one is pending
@@ -128,7 +128,7 @@ func TestTransferCrossCurrency(t *testing.T) {
 	wrong.Gasless = gaslessLeg()
 	wrong.Gasless.Recipient = addrSum // not the payee
 	r = runTransfer(t, c, s, other, wrong, SubmitTransferTx{TxHash: hashFund, Status: TxPending},
-		SubmitTransferSignature{Signature: "0x01", Verified: true}, // before accept
+		SubmitTransferSignature{Signature: goodSig, Verified: true}, // before accept
 		accept, accept)
 	require.Equal(t, []int{404, 400, 400, 409, 200, 200}, statuses(r))
 	require.Contains(t, string(r[4].Body), `"issues":{"allowance":{"token":"`+tokenUSDC+`","spender":"0xP","actual":"0","required":"250"},"balance":null}`)
@@ -137,9 +137,9 @@ func TestTransferCrossCurrency(t *testing.T) {
 
 	short := ErrPreflight(CodeInsufficientAllowance, "allowance short")
 	r = runTransfer(t, c, s,
-		SubmitTransferSignature{Signature: "0x01", Verified: false},
-		SubmitTransferSignature{Signature: "0x01", Verified: true, Preflight: short},
-		SubmitTransferSignature{Signature: "0x01", Verified: true},
+		SubmitTransferSignature{Signature: goodSig, Verified: false},
+		SubmitTransferSignature{Signature: goodSig, Verified: true, Preflight: short},
+		SubmitTransferSignature{Signature: goodSig, Verified: true},
 		TransferMined{TxHash: hashOther, Success: true, AmountOut: bi("1")}, // below min_amount_out
 		TransferMined{TxHash: hashOther, Success: true, AmountOut: bi("228500000")},
 	)
@@ -155,7 +155,7 @@ func TestTransferRelayFailsAndExpiry(t *testing.T) {
 	c := newClock()
 	s := NewTransferState()
 	accept := AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{}`)}
-	runTransfer(t, c, s, createTransferCmd("USDC", "EURC"), accept, SubmitTransferSignature{Signature: "0x01", Verified: true},
+	runTransfer(t, c, s, createTransferCmd("USDC", "EURC"), accept, SubmitTransferSignature{Signature: goodSig, Verified: true},
 		TransferMined{Reason: "InsufficientBalance(0xA, 0, 1)"})
 	require.Equal(t, TransferFailed, s.Transfer.State)
 	require.Equal(t, "InsufficientBalance(0xA, 0, 1)", s.Transfer.FailureReason)
@@ -206,7 +206,7 @@ func TestTransferCodecRoundTrip(t *testing.T) {
 	s := NewTransferState()
 	runTransfer(t, c, s, createTransferCmd("USDC", "EURC"),
 		AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{"a":1}`)},
-		SubmitTransferSignature{Signature: "0x01", Verified: true})
+		SubmitTransferSignature{Signature: goodSig, Verified: true})
 	back, err := UnmarshalTransfer(MarshalTransfer(nil, s.Transfer))
 	require.NoError(t, err)
 	require.Equal(t, s.Transfer, back)

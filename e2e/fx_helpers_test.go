@@ -194,13 +194,26 @@ func (tr *fxTrader) signTyped(t *testing.T, signing json.RawMessage) string {
 // signature and the signer ethers reports.
 func (tr *fxTrader) signTypedAs(t *testing.T, signing json.RawMessage) (string, string) {
 	t.Helper()
+	out := tr.signTypedForms(t, signing)
+	return out.Signature, out.Signer
+}
+
+// typedSignature is a signature of fx.mjs's sign_typed_data in both forms.
+type typedSignature struct {
+	Signature, Compact, Signer string
+}
+
+// signTypedForms signs with the trader's current wallet: the signature,
+// its EIP-2098 compact form (ethers' compactSerialized) and the signer.
+func (tr *fxTrader) signTypedForms(t *testing.T, signing json.RawMessage) typedSignature {
+	t.Helper()
 	var s struct {
 		TypedData json.RawMessage `json:"typed_data"`
 	}
 	require.NoError(t, json.Unmarshal(signing, &s))
-	var out struct{ Signature, Signer string }
+	var out typedSignature
 	runNode(t, "fx.mjs", map[string]any{"op": "sign_typed_data", "key": tr.wallet.Hex, "typed_data": s.TypedData}, &out)
-	return out.Signature, out.Signer
+	return out
 }
 
 // fundRFQ signs the funding and broadcasts escrowQuoteWithPermit2 with

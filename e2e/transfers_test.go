@@ -384,8 +384,17 @@ func TestCrossCurrencyTransfer(t *testing.T) {
 	require.Equal(t, 200, reacc.Status)
 	require.Equal(t, acc.Body, reacc.Body, "a re-accept answers the same transfer")
 
-	sig := tr.signTyped(t, av.Signing)
-	sub := tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, sig))
+	// Not a signature by its form: invalid_request, the transfer unchanged.
+	for _, bad := range []string{"hello", "0x00", "0x" + strings.Repeat("zz", 65)} {
+		requireError(t, tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, bad)), 400, "invalid_request")
+	}
+	// Signed with ethers and sent in its EIP-2098 compact form (64 bytes),
+	// which Permit2 accepts on chain as well.
+	forms := tr.signTypedForms(t, av.Signing)
+	require.Equal(t, tr.wallet.Address.Hex(), forms.Signer)
+	require.Len(t, forms.Compact, 2+128)
+	sig := forms.Signature
+	sub := tr.submitTransfer(t, v.ID, fmt.Sprintf(`{"signature":%q}`, forms.Compact))
 	require.Equal(t, 200, sub.Status, "%s", sub.Body)
 	done := tr.awaitTransfer(t, v.ID, "confirmed", 60*time.Second)
 	require.NotNil(t, done.TxHash)

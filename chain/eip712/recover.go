@@ -12,6 +12,9 @@ import (
 // SignatureLength is the length of an r ‖ s ‖ v signature.
 const SignatureLength = 65
 
+// CompactSignatureLength is an EIP-2098 compact signature's: r ‖ yParityAndS.
+const CompactSignatureLength = 64
+
 // ErrBadSignature is wrapped by every error that means "this signature does
 // not authorise this message" (CONTRACT.md's invalid_signature). The more
 // specific errors below wrap it, so errors.Is(err, ErrBadSignature) is the
@@ -20,7 +23,7 @@ var ErrBadSignature = errors.New("eip712: bad signature")
 
 var (
 	// ErrSignatureLength: the signature is not 65 bytes.
-	ErrSignatureLength = fmt.Errorf("%w: length is not %d bytes", ErrBadSignature, SignatureLength)
+	ErrSignatureLength = fmt.Errorf("%w: length is not %d (or %d, EIP-2098) bytes", ErrBadSignature, SignatureLength, CompactSignatureLength)
 	// ErrSignatureV: v is not 27, 28, 0 or 1.
 	ErrSignatureV = fmt.Errorf("%w: v is not 27, 28, 0 or 1", ErrBadSignature)
 	// ErrSignatureRange: r or s is zero or not below the curve order.
@@ -41,10 +44,13 @@ var (
 )
 
 // Recover returns the address whose key signed digest. sig is r ‖ s ‖ v, 65
-// bytes, v in {27, 28} (wallets, ethers) or {0, 1}. Signatures with
-// s > n/2 are refused (EIP-2), as are r or s of zero or ≥ n. Every error
-// wraps ErrBadSignature.
+// bytes, v in {27, 28} (wallets, ethers) or {0, 1}, or the 64-byte EIP-2098
+// compact r ‖ yParityAndS (ethers' compactSerialized), which Permit2 and
+// OpenZeppelin's ECDSA accept on chain too. Signatures with s > n/2 are
+// refused (EIP-2), as are r or s of zero or ≥ n. Every error wraps
+// ErrBadSignature.
 func Recover(digest [32]byte, sig []byte) (common.Address, error) {
+	sig = Expand(sig)
 	if len(sig) != SignatureLength {
 		return common.Address{}, ErrSignatureLength
 	}
@@ -72,6 +78,20 @@ func Recover(digest [32]byte, sig []byte) (common.Address, error) {
 	h := crypto.Keccak256Hash(pub[1:])
 	copy(addr[:], h[12:])
 	return addr, nil
+}
+
+// Expand returns a 64-byte EIP-2098 compact signature r ‖ yParityAndS as
+// the 65 bytes r ‖ s ‖ v (v 27 or 28), in a new slice; any other sig is
+// returned as it is.
+func Expand(sig []byte) []byte {
+	if len(sig) != CompactSignatureLength {
+		return sig
+	}
+	full := make([]byte, SignatureLength)
+	copy(full, sig)
+	full[64] = 27 + full[32]>>7
+	full[32] &= 0x7f
+	return full
 }
 
 func isZero(b []byte) bool {

@@ -27,6 +27,16 @@ func highS(sig []byte) []byte {
 	return out
 }
 
+// compact is sig (65 bytes, v 27/28 or 0/1, s ≤ n/2 expected) in EIP-2098
+// form: r ‖ (s with the parity in its top bit).
+func compact(sig []byte) []byte {
+	out := append([]byte(nil), sig[:64]...)
+	if sig[64] == 28 || sig[64] == 1 {
+		out[32] |= 0x80
+	}
+	return out
+}
+
 func TestRecoverRefuses(t *testing.T) {
 	v := loadVectors(t)
 	digest := mustHash(t, v.Gasless.Digest)
@@ -40,7 +50,7 @@ func TestRecoverRefuses(t *testing.T) {
 		want error
 	}{
 		"empty":      {nil, ErrSignatureLength},
-		"64 bytes":   {good[:64], ErrSignatureLength},
+		"63 bytes":   {good[:63], ErrSignatureLength},
 		"66 bytes":   {append(append([]byte(nil), good...), 0), ErrSignatureLength},
 		"v=2":        {with(func(s []byte) []byte { s[64] = 2; return s }), ErrSignatureV},
 		"v=26":       {with(func(s []byte) []byte { s[64] = 26; return s }), ErrSignatureV},
@@ -62,6 +72,18 @@ func TestRecoverRefuses(t *testing.T) {
 				t.Fatalf("Recover returned %s with an error", addr)
 			}
 		})
+	}
+	// The EIP-2098 compact form names the same key (ethers'
+	// Signature.compactSerialized; Permit2 accepts it on chain).
+	want, err := Recover(digest, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Recover(digest, compact(good)); err != nil || got != want {
+		t.Fatalf("compact: %s, %v; want %s", got, err, want)
+	}
+	if c := compact(good); !bytes.Equal(Expand(c), good) {
+		t.Fatalf("Expand(%x) = %x, want %x", c, Expand(c), good)
 	}
 	// The malleable twin really is a valid signature for go-ethereum's
 	// permissive ecrecover: refusing it is our choice, not an accident.
@@ -246,7 +268,13 @@ func FuzzRecover(f *testing.F) {
 			}
 			return
 		}
-		if len(sig) != 65 {
+		if len(sig) == CompactSignatureLength {
+			if full, _ := Recover(d, Expand(sig)); full != addr || compact(Expand(sig)) == nil || !bytes.Equal(compact(Expand(sig)), sig) {
+				t.Fatalf("compact %x recovers %s, its 65 bytes %s", sig, addr, full)
+			}
+			return
+		}
+		if len(sig) != SignatureLength {
 			t.Fatalf("accepted a %d-byte signature", len(sig))
 		}
 		if s := new(big.Int).SetBytes(sig[32:64]); s.Sign() == 0 || s.Cmp(new(big.Int).Rsh(secp256k1N, 1)) > 0 {

@@ -87,12 +87,14 @@ func (l *Leg) Verify(t *domain.GaslessTerms, sig string) bool {
 }
 
 // relaySig is the signature as Permit2's ecrecover wants it: the off-chain
-// check accepts v in {0, 1} too (some signers emit it), the chain only 27/28.
+// check accepts v in {0, 1} too (some signers emit it), the chain only 27/28;
+// a compact EIP-2098 one is relayed as its 65 bytes.
 func relaySig(sig string) ([]byte, error) {
 	raw, err := hexutil.Decode(sig)
 	if err != nil {
 		return nil, fmt.Errorf("gasless: stored signature unreadable: %w", err)
 	}
+	raw = eip712.Expand(raw)
 	if len(raw) == 65 && raw[64] < 27 {
 		raw[64] += 27
 	}

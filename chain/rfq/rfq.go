@@ -199,13 +199,6 @@ var ErrBadSignature = eip712.ErrBadSignature
 // the escrow's ECDSA library accepts; high-s signatures are refused, as on
 // chain. Errors wrap ErrBadSignature.
 func Recover(chainID *big.Int, escrow common.Address, q *Quote, sig []byte) (common.Address, error) {
-	if len(sig) == 64 {
-		full := make([]byte, 65)
-		copy(full, sig)
-		full[64] = 27 + full[32]>>7
-		full[32] &= 0x7f
-		sig = full
-	}
 	return eip712.Recover(Digest(chainID, escrow, q), sig)
 }
 

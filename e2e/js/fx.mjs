@@ -9,7 +9,8 @@
 //   {"op":"sign_typed_data","key":"0x…","typed_data":{domain,types,primaryType,message}}
 //     signs the service's signing.typed_data (eth_signTypedData_v4 shape; its
 //     EIP712Domain type is checked against the domain, then dropped, as ethers
-//     derives it) and prints {"signature","signer","digest"};
+//     derives it) and prints {"signature","compact","signer","digest"}
+//     (compact: the same signature in EIP-2098 form, ethers' compactSerialized);
 //   {"op":"fund_rfq","rpc":URL,"chain_id":N,"key":"0x…","signing":{…},"wait":true|false}
 //     signing is an RFQ order's signing object {type, funding, relay,
 //     typed_data, call:{to, abi, args:[quote, providerSignature, funding]}}:
@@ -33,7 +34,7 @@
 // on stderr.
 import { readFileSync } from "node:fs";
 import {
-  Contract, Interface, JsonRpcProvider, MaxUint256, Network, TypedDataEncoder, Wallet, version,
+  Contract, Interface, JsonRpcProvider, MaxUint256, Network, Signature, TypedDataEncoder, Wallet, version,
 } from "ethers";
 
 if (!version.startsWith("6.")) {
@@ -63,7 +64,12 @@ async function signTypedData(wallet, { domain, types, message }) {
     }
   }
   const signature = await wallet.signTypedData(domain, rest, message);
-  return { signature, signer: wallet.address, digest: TypedDataEncoder.hash(domain, rest, message) };
+  return {
+    signature,
+    compact: Signature.from(signature).compactSerialized,
+    signer: wallet.address,
+    digest: TypedDataEncoder.hash(domain, rest, message),
+  };
 }
 
 // escrowCall signs signing.typed_data and encodes call.abi's function with
