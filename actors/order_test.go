@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,7 +71,8 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, again.Replayed)
 	require.Equal(t, out.Reply.Body, again.Reply.Body)
-	sig := domain.Request{Cmd: domain.SubmitAMMSignature{Signature: "0x01", Verified: true}}
+	signature := "0x" + strings.Repeat("ab", 65)
+	sig := domain.Request{Cmd: domain.SubmitAMMSignature{Signature: signature, Verified: true}}
 	sub, err := e.Exec(ctx, "ord_a2", sig)
 	require.NoError(t, err)
 	require.Equal(t, 200, sub.Reply.Status, string(sub.Reply.Body))
@@ -96,7 +98,7 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	after, err := e.Order(ctx, "ord_a2")
 	require.NoError(t, err)
 	require.Equal(t, before, after)
-	require.Equal(t, "0x01", after.Signature)
+	require.Equal(t, signature, after.Signature)
 	require.NotEmpty(t, after.EventID)
 	var live []string
 	require.NoError(t, e.LiveRows(domain.KindOrder, 100, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
