@@ -495,6 +495,8 @@ func parameters(rt *route) ([]any, error) {
 			}
 		case "from", "to":
 			schema["format"] = "date-time"
+		case "currency":
+			schema["minLength"] = 1 // given empty: 400, as every filter
 		}
 		p := obj{"name": q.Name, "in": "query", "required": false, "schema": schema}
 		if q.Description != "" {
