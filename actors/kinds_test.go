@@ -72,7 +72,7 @@ func TestEveryKindOnOneHost(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, plID, byKey.RowID())
 	var live []string
-	require.NoError(t, e.LiveRows(domain.KindTransfer, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.NoError(t, e.LiveRows(domain.KindTransfer, nil, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{trID}, live)
 	var ledger []string
 	require.NoError(t, e.Ledger(ctx, acct, "", domain.LedgerFilter{}, func(en *domain.LedgerEntry) bool { ledger = append(ledger, en.ID); return true }))

@@ -101,7 +101,7 @@ func TestOrderActorsDurableAndRebuilt(t *testing.T) {
 	require.Equal(t, signature, after.Signature)
 	require.NotEmpty(t, after.EventID)
 	var live []string
-	require.NoError(t, e.LiveRows(domain.KindOrder, 100, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.NoError(t, e.LiveRows(domain.KindOrder, nil, 100, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a1", "ord_a3"}, live)
 	replay, err := e.Create(ctx, "ord_a1", domain.Request{Cmd: acceptCmd("acct_1", "ord_a1", now), Idem: key})
 	require.NoError(t, err)

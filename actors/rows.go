@@ -18,9 +18,10 @@ func (e *Engine) AccountRows(ctx context.Context, acct string, k domain.Kind, st
 }
 
 // LiveRows calls fn for every record of kind k not in an end state (at
-// start: the records whose chain side must be resumed), at most max.
-func (e *Engine) LiveRows(k domain.Kind, max int, fn func(domain.Row) error) error {
-	return e.store.LiveRows(k, max, fn)
+// start: the records whose chain side must be resumed) whose id want takes
+// (nil: every one), at most max; a record want refuses is not read.
+func (e *Engine) LiveRows(k domain.Kind, want func(id string) bool, max int, fn func(domain.Row) error) error {
+	return e.store.LiveRows(k, want, max, fn)
 }
 
 // Ledger calls fn with the account's ledger entries f selects, newest

@@ -37,7 +37,7 @@ func TestLedgerPhase(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = e.Close() })
 	require.NoError(t, e.Recover())
-	require.NoError(t, e.LiveRows(domain.KindEvent, 1, func(r domain.Row) error {
+	require.NoError(t, e.LiveRows(domain.KindEvent, nil, 1, func(r domain.Row) error {
 		return fmt.Errorf("event %s left for the server to fan out", r.RowID())
 	}))
 

@@ -47,8 +47,8 @@ func (d *Desk) AddHooks(e *actors.Engine) {
 // reports how many.
 func (d *Desk) resume(want func(id string) bool) (int, error) {
 	n := 0
-	err := d.e.LiveRows(domain.KindOrder, MaxLiveOrders, func(r domain.Row) error {
-		if o, ok := r.(*domain.Order); ok && want(o.ID) {
+	err := d.e.LiveRows(domain.KindOrder, want, MaxLiveOrders, func(r domain.Row) error {
+		if o, ok := r.(*domain.Order); ok {
 			d.track.update(o)
 			n++
 		}

@@ -208,19 +208,15 @@ func (d *Desk) AddHooks(e *actors.Engine) {
 // resume drives the live transfers and links the store holds whose ids
 // pass want, and reports how many of each.
 func (d *Desk) resume(want func(id string) bool) (nt, nl int, err error) {
-	err = d.e.LiveRows(domain.KindTransfer, MaxLiveTransfers, func(r domain.Row) error {
-		if t := r.(*domain.Transfer); want(t.ID) {
-			d.track(t)
-			nt++
-		}
+	err = d.e.LiveRows(domain.KindTransfer, want, MaxLiveTransfers, func(r domain.Row) error {
+		d.track(r.(*domain.Transfer))
+		nt++
 		return nil
 	})
 	if err == nil {
-		err = d.e.LiveRows(domain.KindLink, MaxLiveLinks, func(r domain.Row) error {
-			if l := r.(*domain.Link); want(l.ID) {
-				d.trackLink(l)
-				nl++
-			}
+		err = d.e.LiveRows(domain.KindLink, want, MaxLiveLinks, func(r domain.Row) error {
+			d.trackLink(r.(*domain.Link))
+			nl++
 			return nil
 		})
 	}

@@ -182,16 +182,23 @@ func (s *Store) AccountRows(acct string, k domain.Kind, startingAfter string, li
 	return out, nil
 }
 
-// LiveRows calls fn for every row of kind k not in an end state, at most max.
-func (s *Store) LiveRows(k domain.Kind, max int, fn func(domain.Row) error) error {
+// LiveRows calls fn for every row of kind k not in an end state whose id
+// want takes (nil: every one), at most max. The ids are in the live index's
+// keys, so a row want refuses is never read: a cluster node taking one
+// partition up reads that partition's rows, not every partition's.
+func (s *Store) LiveRows(k domain.Kind, want func(id string) bool, max int, fn func(domain.Row) error) error {
 	n := 0
 	prefix := append(append([]byte(nil), livePrefix...), k.Prefix()...)
 	err := s.scan(prefix, func(key, _ []byte) error {
+		id := string(key[len(livePrefix):])
+		if want != nil && !want(id) {
+			return nil
+		}
 		if n == max {
 			return errStop
 		}
 		n++
-		r, err := s.Row(string(key[len(livePrefix):]))
+		r, err := s.Row(id)
 		if err != nil {
 			return err
 		}

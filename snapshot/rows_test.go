@@ -65,11 +65,15 @@ func TestOrderRowsAndIndexes(t *testing.T) {
 	}
 
 	var live []string
-	require.NoError(t, s.LiveRows(domain.KindOrder, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.NoError(t, s.LiveRows(domain.KindOrder, nil, 10, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a", "ord_c"}, live)
 	live = nil
-	require.NoError(t, s.LiveRows(domain.KindOrder, 1, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.NoError(t, s.LiveRows(domain.KindOrder, nil, 1, func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
 	require.Equal(t, []string{"ord_a"}, live, "bounded")
+	live = nil
+	require.NoError(t, s.LiveRows(domain.KindOrder, func(id string) bool { return id != "ord_a" }, 1,
+		func(r domain.Row) error { live = append(live, r.RowID()); return nil }))
+	require.Equal(t, []string{"ord_c"}, live, "filtered by id before the bound")
 
 	ent, ok, err := s.Load(domain.KindOrder, "ord_a", t0)
 	require.NoError(t, err)

@@ -252,11 +252,9 @@ func (d *Desk) Start(ctx context.Context) error {
 // reports how many.
 func (d *Desk) loadEndpoints(want func(id string) bool) (int, error) {
 	n := 0
-	err := d.e.LiveRows(domain.KindEndpoint, 1<<30, func(r domain.Row) error {
-		if ep := r.(*domain.Endpoint); want(ep.ID) {
-			d.setEndpoint(ep)
-			n++
-		}
+	err := d.e.LiveRows(domain.KindEndpoint, want, 1<<30, func(r domain.Row) error {
+		d.setEndpoint(r.(*domain.Endpoint))
+		n++
 		return nil
 	})
 	if err != nil {
@@ -309,10 +307,9 @@ func (d *Desk) sweep() {
 
 // sweepFanOut tracks the events the store holds as not fanned out.
 func (d *Desk) sweepFanOut() error {
-	err := d.e.LiveRows(domain.KindEvent, MaxFanOut, func(r domain.Row) error {
-		if _, ok := d.fanout.Get(r.RowID()); !ok {
-			d.trackEvent(r.(*domain.WebhookEvent))
-		}
+	tracked := func(id string) bool { _, ok := d.fanout.Get(id); return ok }
+	err := d.e.LiveRows(domain.KindEvent, func(id string) bool { return !tracked(id) }, MaxFanOut, func(r domain.Row) error {
+		d.trackEvent(r.(*domain.WebhookEvent))
 		return nil
 	})
 	if err != nil {
