@@ -27,13 +27,9 @@ import (
 // shortfall in turn, relayed with the gas-only key, found (not sent again)
 // on a second relay, and its payee paid at least the minimum.
 func TestLegEndToEnd(t *testing.T) {
-	deployer, user, relayer := simtest.Key(t, 0xd0), simtest.Key(t, 0x11), simtest.Key(t, 0x33)
+	deployer, user := simtest.Key(t, 0xd0), simtest.Key(t, 0x11)
 	payee := simtest.Addr(simtest.Key(t, 0x44))
-	c := simtest.New(t, deployer, user, relayer)
-	addrs, contracts := c.Deploy(deployer, fxbind.DeployConfig{})
-	leg := &Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
-		Chain: c.Client, Relayer: relay.New(c.Client, relayer, simtest.ChainID, relay.WithPollInterval(5*time.Millisecond)),
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	c, addrs, contracts, leg := newLegChain(t, deployer, user)
 	ctx := context.Background()
 	head, err := c.Client.HeaderByNumber(ctx, nil)
 	require.NoError(t, err)
@@ -87,6 +83,19 @@ func TestLegEndToEnd(t *testing.T) {
 	require.Equal(t, nonce, after, "nothing was sent twice")
 }
 
+// newLegChain is a simulated chain with the contracts deployed and a leg
+// relaying through them with its own gas-only key.
+func newLegChain(t *testing.T, deployer, user *ecdsa.PrivateKey) (*simtest.Chain, *fxbind.Addresses, *fxbind.Contracts, *Leg) {
+	t.Helper()
+	relayer := simtest.Key(t, 0x33)
+	c := simtest.New(t, deployer, user, relayer)
+	addrs, contracts := c.Deploy(deployer, fxbind.DeployConfig{})
+	leg := &Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
+		Chain: c.Client, Relayer: relay.New(c.Client, relayer, simtest.ChainID, relay.WithPollInterval(5*time.Millisecond)),
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	return c, addrs, contracts, leg
+}
+
 func requirePreflight(t *testing.T, leg *Leg, terms *domain.GaslessTerms, sig, code string) {
 	t.Helper()
 	refused, err := leg.Preflight(context.Background(), terms, sig, 6)
@@ -134,12 +143,8 @@ func autoCommit(c *simtest.Chain) (stop func()) {
 // can never execute: the relay reports it failed with the decoded reason,
 // sends nothing, and is not an error to try again for ever.
 func TestRelayOfACancelledNonceFails(t *testing.T) {
-	deployer, user, relayer := simtest.Key(t, 0xd0), simtest.Key(t, 0x11), simtest.Key(t, 0x33)
-	c := simtest.New(t, deployer, user, relayer)
-	addrs, contracts := c.Deploy(deployer, fxbind.DeployConfig{})
-	leg := &Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
-		Chain: c.Client, Relayer: relay.New(c.Client, relayer, simtest.ChainID, relay.WithPollInterval(5*time.Millisecond)),
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	deployer, user := simtest.Key(t, 0xd0), simtest.Key(t, 0x11)
+	c, addrs, contracts, leg := newLegChain(t, deployer, user)
 	ctx := context.Background()
 	usdc := contracts.Tokens[fxbind.USDC]
 	c.Mine(usdc.Approve(c.Auth(user), addrs.Permit2, new(big.Int).Lsh(big.NewInt(1), 255)))
