@@ -656,3 +656,26 @@ func TestFaucetBalancesAndKill9(t *testing.T) {
 	require.Equal(t, A, ws[0].Address)
 	require.True(t, ws[0].Primary)
 }
+
+// TestWalletsSIWEUsesPublicURL: with --public-url the challenge names the
+// service as the operator declared it, not the Host header the caller sent
+// (which no signature covers), and ethers' signature of it registers.
+func TestWalletsSIWEUsesPublicURL(t *testing.T) {
+	t.Parallel()
+	jsDir(t)
+	const public = "https://pay.example.test/public/v1"
+	srv := startServer(t, t.TempDir(), "--public-url", public)
+	c := srv.client(t, srv.createKey(t, srv.createAccount(t, "siwe public url"), "read,wallets"))
+	_, chainID := getCurrencies(t, c)
+	k := newEthKey(t)
+	resp := call(t, c, "POST", basePath+"/wallets/challenge", fmt.Sprintf(`{"address":%q}`, k.Address.Hex()), nil)
+	requireStatus(t, resp, 200)
+	var ch challenge
+	require.NoError(t, json.Unmarshal(resp.Body, &ch))
+	lines := strings.Split(ch.Message, "\n")
+	require.Equal(t, "pay.example.test wants you to sign in with your Ethereum account:", lines[0], "the request's Host was %s", srv.Addr)
+	require.Contains(t, lines, "URI: "+public)
+	require.Contains(t, lines, fmt.Sprintf("Chain ID: %d", chainID))
+	requireStatus(t, postWallet(t, c, ch.Message, signSIWE(t, k, ch.Message)), 201)
+	require.Len(t, listWallets(t, c), 1)
+}

@@ -19,28 +19,34 @@ func (s *Server) listWallets(rc *reqCtx) {
 }
 
 // createChallenge issues a SIWE message for the address. Its domain and URI
-// are this service as the caller reached it, so a wallet shows the user
-// where they are signing in.
+// are this service: as --public-url names it when the operator set it (the
+// Host header is not signed: a key holder could otherwise have a challenge
+// name any site), else as the caller reached it (a test environment on
+// loopback), so a wallet shows the user where they are signing in.
 func (s *Server) createChallenge(rc *reqCtx) {
 	var c domain.CreateChallenge
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
 		writeError(rc.ctx, err)
 		return
 	}
-	host := string(rc.ctx.Host())
-	if host == "" || strings.ContainsAny(host, " /") {
-		writeError(rc.ctx, domain.ErrInvalid("the request needs a Host header"))
-		return
-	}
-	scheme := "http"
-	if rc.ctx.IsTLS() {
-		scheme = "https"
+	host, uri := s.siweHost, s.siweURI
+	if host == "" {
+		host = string(rc.ctx.Host())
+		if host == "" || strings.ContainsAny(host, " /") {
+			writeError(rc.ctx, domain.ErrInvalid("the request needs a Host header"))
+			return
+		}
+		scheme := "http"
+		if rc.ctx.IsTLS() {
+			scheme = "https"
+		}
+		uri = scheme + "://" + host + s.cfg.BasePath
 	}
 	if s.cfg.Chain == nil {
 		writeError(rc.ctx, errNoChain)
 		return
 	}
-	c.Domain, c.URI, c.ChainID = host, scheme+"://"+host+s.cfg.BasePath, s.cfg.Chain.ChainID.Uint64()
+	c.Domain, c.URI, c.ChainID = host, uri, s.cfg.Chain.ChainID.Uint64()
 	rc.exec(c)
 }
 

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -135,6 +137,23 @@ type Config struct {
 	Cluster Cluster
 	// Node is the cluster node's name, shown by /health ("": one node).
 	Node string
+	// PublicURL is --public-url as the operator gave it ("": not given):
+	// the service as callers reach it, base path included. When set, a
+	// SIWE challenge names its host and URL, whatever Host header the
+	// request carried (the header is not signed).
+	PublicURL string
+}
+
+// ParsePublicURL checks --public-url, the service as callers reach it:
+// http(s), a host, an optional path (the base path), nothing else. It
+// returns the host and the URL without a trailing slash: a SIWE
+// challenge's domain and URI.
+func ParsePublicURL(raw string) (host, uri string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", "", fmt.Errorf("--public-url %q: want http(s)://host[:port][/base path]", raw)
+	}
+	return u.Host, strings.TrimSuffix(raw, "/"), nil
 }
 
 // Server is the public API.
@@ -151,7 +170,10 @@ type Server struct {
 	deadlines *deadlines
 	openapi   []byte
 	rates     *rates // nil without a chain
-	fast      *fasthttp.Server
+	// siweHost and siweURI are a SIWE challenge's domain and URI when
+	// Config.PublicURL is set ("": the request's Host).
+	siweHost, siweURI string
+	fast              *fasthttp.Server
 	// conns counts the open connections (connlimit.go).
 	conns *connLimit
 	// errReadTimeout answers a request not read within ReadTimeout.
@@ -192,6 +214,12 @@ func New(cfg Config, e *actors.Engine) (*Server, error) {
 	}
 	if cfg.Chain != nil {
 		s.rates = &rates{engine: e, chain: cfg.Chain}
+	}
+	if cfg.PublicURL != "" {
+		var err error
+		if s.siweHost, s.siweURI, err = ParsePublicURL(cfg.PublicURL); err != nil {
+			return nil, err
+		}
 	}
 	s.table = s.routes()
 	for _, rt := range s.table {

@@ -113,6 +113,7 @@ func TestExitCodes(t *testing.T) {
 		{"admin listen off loopback", nil, []string{"serve", "--admin-listen", "0.0.0.0:8081"}, exitUsage, "loopback"},
 		// Refused before anything starts: nothing is written to the data dir.
 		{"loopback receivers in live", nil, []string{"serve", "--env", "live", "--webhook-allow-loopback", "--data-dir", filepath.Join(empty, "live")}, exitUsage, "refused with --env live"},
+		{"bad public url", nil, []string{"serve", "--public-url", "api.example.com/v1", "--data-dir", filepath.Join(empty, "pub")}, exitUsage, "--public-url"},
 		{"bad retry schedule", nil, []string{"serve", "--webhook-retry-schedule", "soon", "--data-dir", filepath.Join(empty, "sched")}, exitUsage, "--webhook-retry-schedule"},
 		{"bad env value", map[string]string{"SVC_MAKERS": "many"}, []string{"serve"}, exitUsage, `SVC_MAKERS="many"`},
 		{"bad env bool", map[string]string{"SVC_SWAP": "maybe"}, []string{"admin", "accounts", "create", "--name", "X"}, exitUsage, "SVC_SWAP"},

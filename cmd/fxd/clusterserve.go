@@ -104,7 +104,7 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 		public = f.publicURL
 	}
 	cfg := httpd.Config{BasePath: basePath, Logger: logger, Started: started, ServerURL: "http://" + pubLn.Addr().String(),
-		Cluster: node.Router, Node: f.cluster.node, Webhooks: hooks}
+		Cluster: node.Router, Node: f.cluster.node, Webhooks: hooks, PublicURL: f.publicURL}
 	adminHandler := httpd.NewAdmin(node.Engine, nil, nil, token, f.dataDir)
 	if chain != nil {
 		chain.pay.SetPublicBase(public)

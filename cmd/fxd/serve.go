@@ -108,10 +108,23 @@ func (f *serveFlags) check() (string, slog.Level, error) {
 	if f.passivateAfter < time.Second {
 		return "", 0, usageErrorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
 	}
-	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f), f.webhooks.check(f.env)); err != nil {
+	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f), f.webhooks.check(f.env), checkPublicURL(f.publicURL)); err != nil {
 		return "", 0, usageError{err.Error()}
 	}
 	return basePath, level, nil
+}
+
+// checkPublicURL refuses a --public-url that names no http(s) host ("":
+// not given, derived from --listen).
+func checkPublicURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	_, _, err := httpd.ParsePublicURL(raw)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
 }
 
 // runServe runs the service until SIGINT or SIGTERM (or a fatal error).
@@ -180,11 +193,12 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	if err != nil {
 		return err
 	}
+	given := f.publicURL
 	if f.publicURL == "" {
 		f.publicURL = "http://" + pubLn.Addr().String() + basePath
 	}
 	payDesk.SetPublicBase(f.publicURL)
-	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started,
+	api, err := httpd.New(httpd.Config{BasePath: basePath, Logger: logger, Started: started, PublicURL: given,
 		ServerURL: "http://" + pubLn.Addr().String(), Chain: ch, Desk: desk, Pay: payDesk, Webhooks: hooks}, engine)
 	if err != nil {
 		return err
