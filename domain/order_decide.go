@@ -128,8 +128,7 @@ const (
 // (EIP-2098 compact), the OpenAPI document's pattern. invalid_signature is
 // for a signature that does not recover to the signer.
 func checkSignatureForm(sig string) *Error {
-	hex, ok := strings.CutPrefix(sig, "0x")
-	if ok && (len(hex) == 130 || len(hex) == 128) && strings.Trim(hex, "0123456789abcdefABCDEF") == "" {
+	if isHex0x(sig, 65, 64) {
 		return nil
 	}
 	return ErrInvalid("signature must be 0x-prefixed hex of 65 bytes (r, s, v) or 64 (EIP-2098)")
@@ -402,13 +401,8 @@ func (o *Order) needRoute(route string, states ...string) *Error {
 // lower case, so a hash has one spelling in rows and views.
 func normTxHash(field, h string) (string, *Error) {
 	h = strings.ToLower(h)
-	if len(h) != 66 || h[0] != '0' || h[1] != 'x' {
+	if !isHex0x(h, 32) {
 		return "", ErrInvalid("%s must be a 0x-prefixed 32-byte hex hash", field)
-	}
-	for i := 2; i < len(h); i++ {
-		if !(h[i] >= '0' && h[i] <= '9' || h[i] >= 'a' && h[i] <= 'f') {
-			return "", ErrInvalid("%s must be a 0x-prefixed 32-byte hex hash", field)
-		}
 	}
 	return h, nil
 }

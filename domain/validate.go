@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,4 +74,19 @@ func NormalizeRecipient(field, s string) (string, *Error) {
 // that can make a name display as something else (Trojan Source).
 func isBidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// isHex0x reports whether s is 0x and the hex (either case) of exactly
+// one of sizes bytes: a hash's or a signature's form.
+func isHex0x(s string, sizes ...int) bool {
+	hex, ok := strings.CutPrefix(s, "0x")
+	if !ok || len(hex)%2 != 0 || !slices.Contains(sizes, len(hex)/2) {
+		return false
+	}
+	for i := 0; i < len(hex); i++ {
+		if c := hex[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
