@@ -94,8 +94,7 @@ func (e *Engine) disown(n int, gen uint64) {
 // applier is stopped meanwhile; on an error it runs on what p has (a
 // closed log applies nothing), until the next reopen.
 func (p *part) reopen(owner bool) (uint64, int, error) {
-	var t handoverTimes
-	t.start = time.Now()
+	t := newHandoverTimes()
 	defer t.logIfSlow(p, owner)
 	p.stopApplier()
 	defer p.startApplier()
@@ -132,12 +131,14 @@ type handoverTimes struct {
 	stopApplier, close, open, catchUp time.Duration
 }
 
+func newHandoverTimes() *handoverTimes {
+	now := time.Now()
+	return &handoverTimes{start: now, last: now}
+}
+
 // mark sets *step to the time since the previous mark.
 func (t *handoverTimes) mark(step *time.Duration) {
 	now := time.Now()
-	if t.last.IsZero() {
-		t.last = t.start
-	}
 	*step, t.last = now.Sub(t.last), now
 }
 

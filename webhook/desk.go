@@ -307,8 +307,8 @@ func (d *Desk) sweep() {
 
 // sweepFanOut tracks the events the store holds as not fanned out.
 func (d *Desk) sweepFanOut() error {
-	tracked := func(id string) bool { _, ok := d.fanout.Get(id); return ok }
-	err := d.e.LiveRows(domain.KindEvent, func(id string) bool { return !tracked(id) }, MaxFanOut, func(r domain.Row) error {
+	untracked := func(id string) bool { _, ok := d.fanout.Get(id); return !ok }
+	err := d.e.LiveRows(domain.KindEvent, untracked, MaxFanOut, func(r domain.Row) error {
 		d.trackEvent(r.(*domain.WebhookEvent))
 		return nil
 	})
