@@ -51,3 +51,16 @@ func (rc *reqCtx) page() (domain.Page, *domain.Error) {
 	limit := args.Peek("limit")
 	return domain.ParsePage(string(limit), string(args.Peek("starting_after")), args.Has("limit"))
 }
+
+// filterArg is the value of a list's filter parameter, "" when absent. A
+// filter given with no value (?type=) is a bad value, 400, as an empty
+// limit is: answering the whole unfiltered list would hide a client's
+// empty variable.
+func (rc *reqCtx) filterArg(name string) (string, *domain.Error) {
+	a := rc.ctx.QueryArgs()
+	v := a.Peek(name)
+	if len(v) == 0 && a.Has(name) {
+		return "", domain.ErrInvalid("%s must not be empty", name)
+	}
+	return string(v), nil
+}

@@ -28,19 +28,6 @@ func (rc *reqCtx) ledgerQuery() (domain.LedgerFilter, *domain.Error) {
 	return domain.ParseLedgerFilter(v[0], v[1], v[2], v[3])
 }
 
-// filterArg is the value of a list's filter parameter, "" when absent. A
-// filter given with no value (?type=) is a bad value, 400, as an empty
-// limit is: answering the whole unfiltered list would hide a client's
-// empty variable.
-func (rc *reqCtx) filterArg(name string) (string, *domain.Error) {
-	a := rc.ctx.QueryArgs()
-	v := a.Peek(name)
-	if len(v) == 0 && a.Has(name) {
-		return "", domain.ErrInvalid("%s must not be empty", name)
-	}
-	return string(v), nil
-}
-
 func (s *Server) listTransactions(rc *reqCtx) {
 	page, derr := rc.page()
 	if derr == nil {
