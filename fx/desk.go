@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,6 +31,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
 )
 
 // Defaults of Config (CONTRACT.md).
@@ -338,17 +338,11 @@ func (d *Desk) awaitFirms(ctx context.Context, r maker.Request, firms []*maker.F
 }
 
 // orderID is the id of the order a quote becomes: derived, so that every
-// accept of one quote reaches the same entity.
+// accept of one quote reaches the same entity, yet fresh (ids.Derive), so
+// the order's id shares no random bits with its quote's (CONTRACT.md: ids
+// are fresh for every id).
 func orderID(quoteID string) (string, bool) {
-	if !strings.HasPrefix(quoteID, "q_") || len(quoteID) < 4 || len(quoteID) > 64 {
-		return "", false
-	}
-	for _, c := range quoteID[2:] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return "", false
-		}
-	}
-	return "ord_" + quoteID[2:], true
+	return ids.Derive("ord_", "q_", quoteID)
 }
 
 func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }

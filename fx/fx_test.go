@@ -26,6 +26,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
 )
 
 var (
@@ -139,10 +140,18 @@ func keys(m map[string]any) []string {
 }
 
 func TestOrderIDDerivesFromQuoteID(t *testing.T) {
-	for in, want := range map[string]string{"q_01ABC": "ord_01ABC", "q_": "", "x_01ABC": "", "q_01/../x": "", "q_1": ""} {
-		got, ok := orderID(in)
-		require.Equal(t, want != "", ok, in)
-		require.Equal(t, want, got, in)
+	var g ids.Generator
+	q := g.New("q_", time.Now(), 9)
+	id, ok := orderID(q)
+	require.True(t, ok)
+	again, _ := orderID(q)
+	require.Equal(t, id, again, "every accept of a quote reaches one order")
+	require.True(t, strings.HasPrefix(id, "ord_"))
+	require.NotEqual(t, q[2:], id[4:], "an order id is fresh, not its quote's suffix")
+	require.Equal(t, 9, ids.PartitionOf(id))
+	for _, bad := range []string{"q_01ABC", "q_", "x_01ABC", "q_01/../x", "q_1", "ord_" + q[2:]} {
+		_, ok := orderID(bad)
+		require.False(t, ok, bad)
 	}
 }
 

@@ -17,6 +17,7 @@ package ids
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"hash/fnv"
 	"strings"
@@ -93,6 +94,26 @@ func (g *Generator) next(now time.Time) [20]byte {
 	binary.BigEndian.PutUint32(raw[2:6], uint32(ms))
 	binary.BigEndian.PutUint16(raw[6:8], uint16(seq))
 	return raw
+}
+
+// Derive returns the id of prefix that the record from (an id of
+// fromPrefix) becomes, the same for every call: from's time, sequence and
+// partition, then 88 bits of a SHA-256 of prefix and from's bits. It is how
+// one record names the one record it turns into (a quote its order), so
+// that every attempt reaches the same entity without a lookup table, while
+// the new id shares no random bit with the old: its random part is as
+// fresh as New's to anyone without from, and from's is not derivable from
+// it. False when from is not fromPrefix followed by an id New made.
+func Derive(prefix, fromPrefix, from string) (string, bool) {
+	raw, ok := Parse(fromPrefix, from)
+	if !ok || int(raw[partByte]) >= Partitions {
+		return "", false
+	}
+	h := sha256.New()
+	h.Write([]byte("fxd/ids.Derive\x00" + prefix + "\x00"))
+	h.Write(raw[:])
+	copy(raw[partByte+1:], h.Sum(nil))
+	return raw.Format(prefix), true
 }
 
 // Partition returns the partition an id carries; ok is false for a string

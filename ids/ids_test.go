@@ -146,3 +146,38 @@ func TestParseFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestDeriveIsStableAndFresh: a derived id is the same for every call, keeps
+// its source's time, sequence and partition (it sorts and routes as its
+// source does), and shares none of its random bits with it.
+func TestDeriveIsStableAndFresh(t *testing.T) {
+	var g Generator
+	now := time.Unix(1795000000, 0)
+	for p := 0; p < Partitions; p += 7 {
+		q := g.New("q_", now, p)
+		ord, ok := Derive("ord_", "q_", q)
+		require.True(t, ok, q)
+		again, _ := Derive("ord_", "q_", q)
+		require.Equal(t, ord, again)
+		got, ok := Partition(ord)
+		require.True(t, ok)
+		require.Equal(t, p, got)
+		rq, _ := decode(q[2:])
+		ro, _ := decode(ord[4:])
+		require.Equal(t, rq[:partByte+1], ro[:partByte+1], "time, sequence and partition are the source's")
+		differ := 0
+		for i := partByte + 1; i < len(rq); i++ {
+			for x := rq[i] ^ ro[i]; x != 0; x &= x - 1 {
+				differ++
+			}
+		}
+		require.Greater(t, differ, 16, "%s shares its random part with %s", ord, q)
+		other, _ := Derive("tr_", "q_", q)
+		require.NotEqual(t, ord[4:], other[3:], "the prefix is hashed in")
+	}
+	for _, bad := range []string{"", "q_", "ord_" + strings.Repeat("0", Len), "q_01ABC", "q_" + strings.Repeat("u", Len),
+		"q_" + strings.Repeat("Z", Len)} { // the last carries partition 255
+		_, ok := Derive("ord_", "q_", bad)
+		require.False(t, ok, "%q", bad)
+	}
+}
