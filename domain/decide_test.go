@@ -306,6 +306,7 @@ func TestNormalizeAddress(t *testing.T) {
 		"0xfb6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
 		addrSum[:41], addrSum + "a", addrSum[2:], "0x", "", "0x" + strings.Repeat("0", 39) + "z",
 		"5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed00",
+		"0X" + addrLower[2:], // the OpenAPI pattern, as ethers' getAddress: a lower-case x
 	} {
 		_, err := NormalizeAddress("address", in)
 		require.NotNil(t, err, in)

@@ -34,11 +34,12 @@ func checkText(field, s string, max int, optional bool) *Error {
 }
 
 // NormalizeAddress accepts a 0x-prefixed 20-byte hex address and returns it
-// EIP-55 checksummed. All-lower or all-upper hex carries no checksum; mixed
+// EIP-55 checksummed ("0X" is refused, as by the OpenAPI pattern and
+// ethers' getAddress). All-lower or all-upper hex carries no checksum; mixed
 // case must be a correct checksum, so a typo in a checksummed address is
 // caught instead of paying a stranger.
 func NormalizeAddress(field, s string) (string, *Error) {
-	if len(s) != 42 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !common.IsHexAddress(s) {
+	if len(s) != 42 || s[0] != '0' || s[1] != 'x' || !common.IsHexAddress(s) {
 		return "", ErrInvalid("%s must be a 0x-prefixed 20-byte hex address", field)
 	}
 	sum := common.HexToAddress(s).Hex()
