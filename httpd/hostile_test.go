@@ -436,6 +436,27 @@ func TestHostileJSON(t *testing.T) {
 	require.Equal(t, 201, r.status, "the server still serves: %s", r.body)
 }
 
+// TestPathsAreTakenAsSent: a path is routed as it was sent and signed, not
+// after dot segments, doubled slashes or escaped slashes are resolved: a
+// path that names a record by a traversal is no route or no record (404),
+// never the route it would resolve to.
+func TestPathsAreTakenAsSent(t *testing.T) {
+	h := newHostileAPI(t, Config{})
+	for _, target := range []string{
+		"/public/v1/contacts/..%2F..%2Fv1%2Faccount",
+		"/public/v1/contacts/%2E%2E/%2E%2E/v1/account",
+		"/public/v1/contacts/../../v1/account",
+		"/public/v1/contacts/./../account",
+		"/public/v1//account",
+		"/public/v1/%61ccount",
+	} {
+		r := h.send(t, h.raw("GET", target, nil, ""))
+		requireRefusal(t, r, 404, domain.CodeNotFound, "")
+	}
+	r := h.send(t, h.raw("GET", "/public/v1/account", nil, ""))
+	require.Equal(t, 200, r.status, "%s", r.body)
+}
+
 // TestMalformedRequestLogIsBounded: fasthttp's line about each malformed
 // request goes through a budget, so a flood of them cannot flood the log:
 // of more lines than the budget within a second, some are left out.

@@ -46,7 +46,7 @@ func (rc *reqCtx) idem() (*domain.IdemRequest, bool) {
 		return nil, false
 	}
 	return &domain.IdemRequest{
-		Scope:    domain.IdemScope(rc.key.ID, rc.route.Method, string(rc.ctx.Path()), string(raw)),
+		Scope:    domain.IdemScope(rc.key.ID, rc.route.Method, string(rawPath(rc.ctx)), string(raw)),
 		BodyHash: sha256.Sum256(rc.ctx.Request.Body()),
 	}, true
 }

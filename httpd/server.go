@@ -386,6 +386,14 @@ func (s *Server) answered(ctx *fasthttp.RequestCtx, i int, took time.Duration) {
 	}
 }
 
+// rawPath is the request's path as sent (without the query), which is
+// what it is routed by: the request is signed over its raw target, and a
+// path that reaches a record through "..", "//" or an escaped character
+// is no route, not the route fasthttp's normalized Path resolves it to.
+func rawPath(ctx *fasthttp.RequestCtx) []byte {
+	return ctx.Request.URI().PathOriginal()
+}
+
 // dispatch is the pipeline of every request: route, then (for
 // authenticated routes) auth, rate limit, scope, then the handler. It
 // returns the route's index in the table, -1 when none matched.
@@ -394,7 +402,7 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) int {
 		writeError(ctx, errBodyTooBig)
 		return -1
 	}
-	path := ctx.Path()
+	path := rawPath(ctx)
 	base := s.cfg.BasePath
 	if len(path) < len(base) || string(path[:len(base)]) != base {
 		writeError(ctx, errNoRoute)
