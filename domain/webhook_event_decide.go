@@ -30,7 +30,9 @@ type CreateTest struct {
 
 // RecordAttempt records one attempt's outcome of delivery Delivery: 2xx
 // delivers it; otherwise the next attempt waits Schedule[n-1] after this
-// one, and when the schedule is spent the delivery is failed.
+// one ended (its outcome recorded: a receiver that times out after 10 s
+// still gets the whole wait), and when the schedule is spent the delivery
+// is failed.
 type RecordAttempt struct {
 	Delivery string
 	Attempt  Attempt
@@ -173,7 +175,7 @@ func recordAttempt(w *WebhookEvent, c RecordAttempt, env Env) (*WebhookEvent, Re
 	case a.N > len(c.Schedule):
 		nd.State = DeliveryFailed
 	default:
-		nd.NextAt = a.At.Add(c.Schedule[a.N-1])
+		nd.NextAt = env.Now.Add(c.Schedule[a.N-1]) // from the attempt's end, not its start
 	}
 	n.UpdatedAt = env.Now
 	return n, deliveryReply(nd), nil

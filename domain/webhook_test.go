@@ -176,7 +176,10 @@ func TestEventFanOutAndAttempts(t *testing.T) {
 
 	schedule := []time.Duration{10 * time.Second, time.Minute}
 	attempt := func(dlv string, status int) Reply {
-		return runEntity(t, c, s, RecordAttempt{Delivery: dlv, Attempt: Attempt{StatusCode: status, At: c.now, DurationMs: 7}, Schedule: schedule})[0]
+		// The attempt began 10 s ago (a receiver that timed out): the
+		// wait counts from its end, now.
+		started := c.now.Add(-10 * time.Second)
+		return runEntity(t, c, s, RecordAttempt{Delivery: dlv, Attempt: Attempt{StatusCode: status, At: started, DurationMs: 10_000}, Schedule: schedule})[0]
 	}
 	for i, tc := range []struct {
 		dlv, state string
@@ -205,7 +208,7 @@ func TestEventFanOutAndAttempts(t *testing.T) {
 	views := ViewAttempts(evtID, s.Event.Delivery("dlv_a"))
 	b, err := json.Marshal(views[2])
 	require.NoError(t, err)
-	require.JSONEq(t, `{"id":"dlv_a","event_id":"evt_000009","attempt":1,"status_code":500,"error":null,"duration_ms":7,"at":"`+t0RFC+`"}`, string(b))
+	require.JSONEq(t, `{"id":"dlv_a","event_id":"evt_000009","attempt":1,"status_code":500,"error":null,"duration_ms":10000,"at":"`+t0.Add(-10*time.Second).Format(time.RFC3339)+`"}`, string(b))
 	require.Nil(t, views[1].StatusCode, "a transport error has no status")
 }
 
