@@ -24,12 +24,15 @@ type Store struct {
 func Open(dir string) (*Store, error) { return OpenFatal(dir, nil, nil) }
 
 // CacheBytes is Pebble's block cache (allocated outside the Go heap, and
-// only as blocks are read). Pebble's default, 8 MiB, does not hold the
+// only as blocks are read). Pebble's default, 8 MiB, did not hold the
 // index blocks of a store of a few hundred thousand records, so every
 // activation read went to the files: BenchmarkLoad measured the load of
 // an id the store does not hold (every create of a fresh record) at
-// 37-46 µs with 8 MiB and 10 µs with 64 MiB, over 200,000 stored orders.
-const CacheBytes = 64 << 20
+// 37-46 µs with 8 MiB and 10-13 µs with 16 MiB over 200,000 stored
+// orders, 74 and 11 µs over 1,000,000. 32 and 64 MiB did no better, and
+// a scan as long as the ledger export fills the cache whole (its RSS
+// growth is the cache plus what the export itself holds).
+const CacheBytes = 16 << 20
 
 // OpenFatal is Open whose Pebble hands fatal (which must end the process)
 // every storage error it meets in the background: a failed flush or
