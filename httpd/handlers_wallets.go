@@ -18,6 +18,21 @@ func (s *Server) listWallets(rc *reqCtx) {
 	rc.ask(domain.ListWallets{Page: page})
 }
 
+// reachedAs is this service as the caller reached it (its Host header and
+// the connection's scheme): a SIWE challenge's domain and URI when no
+// --public-url names the service.
+func (s *Server) reachedAs(rc *reqCtx) (host, uri string, err *domain.Error) {
+	host = string(rc.ctx.Host())
+	if host == "" || strings.ContainsAny(host, " /") {
+		return "", "", domain.ErrInvalid("the request needs a Host header")
+	}
+	scheme := "http"
+	if rc.ctx.IsTLS() {
+		scheme = "https"
+	}
+	return host, scheme + "://" + host + s.cfg.BasePath, nil
+}
+
 // createChallenge issues a SIWE message for the address. Its domain and URI
 // are this service: as --public-url names it when the operator set it (the
 // Host header is not signed: a key holder could otherwise have a challenge
@@ -31,16 +46,11 @@ func (s *Server) createChallenge(rc *reqCtx) {
 	}
 	host, uri := s.siweHost, s.siweURI
 	if host == "" {
-		host = string(rc.ctx.Host())
-		if host == "" || strings.ContainsAny(host, " /") {
-			writeError(rc.ctx, domain.ErrInvalid("the request needs a Host header"))
+		var derr *domain.Error
+		if host, uri, derr = s.reachedAs(rc); derr != nil {
+			writeError(rc.ctx, derr)
 			return
 		}
-		scheme := "http"
-		if rc.ctx.IsTLS() {
-			scheme = "https"
-		}
-		uri = scheme + "://" + host + s.cfg.BasePath
 	}
 	if s.cfg.Chain == nil {
 		writeError(rc.ctx, errNoChain)
