@@ -11,7 +11,8 @@ import (
 // ErrFull is Track's refusal of a new record beyond Config.MaxLive.
 var ErrFull = errors.New("jobs: too many live records")
 
-// Job is one piece of work for a record. It runs in a goroutine of its own
+// Job is one piece of work for a record. It runs on a job goroutine (one
+// that freed a slot may go on to the job of a record that waited for it)
 // on a copy of the record, which it may edit to report what it learned
 // (see Config.Merge). An error spaces the record's next job by
 // Config.RetryAfter.

@@ -10,9 +10,10 @@
 // hitting a bound is a refusal, never growth:
 //
 //   - Config.MaxLive records: Track refuses a new one with ErrFull.
-//   - Config.MaxJobs job goroutines, ticked and submitted alike: a record
+//   - Config.MaxJobs jobs at once, ticked and submitted alike: a record
 //     whose job finds no free slot waits for the next tick or kick, and
-//     Submit reports false.
+//     Submit reports false. A job goroutine with nothing left to run idles
+//     for the next job up to a second, then ends: at most MaxJobs of them.
 //   - Config.KickQueue queued kicks: a kick that finds the queue full is
 //     dropped; the next tick drives the record.
 //

@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,12 +19,18 @@ type Driver[K comparable, T any] struct {
 	idle    sync.Cond               // on mu: broadcast when running drops to zero (Wait)
 	live    map[string]*entry[K, T] // at most cfg.MaxLive
 	index   map[K]string            // secondary key → id; see Config.MaxLive
-	running int                     // job goroutines in flight; at most cfg.MaxJobs
+	running int                     // jobs in flight; at most cfg.MaxJobs
 	// waiting holds, oldest first, the ids whose job was due when every
 	// slot was taken: a finishing job starts the first of them, so a
 	// backlog moves at the speed of its jobs, not of the tick. At most
 	// maxWaiting; beyond it the tick finds them.
 	waiting []string
+	// handoff passes a claimed job to a job goroutine idling in run
+	// (unbuffered: start never waits; with no goroutine idle, it starts
+	// one). idleWorkers counts the goroutines idling there, at most
+	// cfg.MaxJobs.
+	handoff     chan task[K, T]
+	idleWorkers atomic.Int32
 }
 
 // entry is one live record and the driver's state about it.
@@ -44,10 +51,11 @@ func (d *Driver[K, T]) maxWaiting() int { return d.cfg.MaxLive + d.cfg.KickQueue
 func New[K comparable, T any](cfg Config[K, T]) *Driver[K, T] {
 	cfg.check()
 	d := &Driver[K, T]{
-		cfg:   cfg,
-		kick:  make(chan string, cfg.KickQueue),
-		live:  map[string]*entry[K, T]{},
-		index: map[K]string{},
+		cfg:     cfg,
+		kick:    make(chan string, cfg.KickQueue),
+		live:    map[string]*entry[K, T]{},
+		index:   map[K]string{},
+		handoff: make(chan task[K, T]),
 	}
 	d.idle.L = &d.mu
 	return d

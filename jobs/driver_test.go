@@ -397,6 +397,95 @@ func TestWaitingRecordsTakeFreedSlots(t *testing.T) {
 	require.Equal(t, map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true, "g": true, "h": true}, done)
 }
 
+// A job that frees its slot runs the job of a record that waited for it
+// on its own goroutine (whose stack has grown already) instead of
+// starting a goroutine per job: the records that waited run on the
+// goroutines of the four that held the slots (one that finishes early may
+// run several of them).
+func TestFreedSlotKeepsItsGoroutine(t *testing.T) {
+	var mu sync.Mutex
+	ran := map[string]uint64{} // record -> the goroutine its job ran on
+	gate := make(chan struct{})
+	d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+		id := r.keys[0]
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := ran[id]; ok {
+			return nil
+		}
+		return func(context.Context, *row) error {
+			mu.Lock()
+			ran[id] = goroutineID(t)
+			mu.Unlock()
+			if id < "e" {
+				<-gate
+			}
+			return nil
+		}
+	}))
+	for _, id := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		require.NoError(t, d.Track(id, row{keys: []string{id}}))
+	}
+	require.Equal(t, 4, d.Step(t0))
+	require.Zero(t, d.Step(t0))
+	close(gate)
+	d.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, ran, 8)
+	holders := map[uint64]bool{}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		holders[ran[id]] = true
+	}
+	require.Len(t, holders, 4, "the four slots' jobs ran at once")
+	for _, id := range []string{"e", "f", "g", "h"} {
+		require.True(t, holders[ran[id]], "%s ran on a goroutine that held a slot", id)
+	}
+}
+
+// A job started while a job goroutine idles (its last job done, less than
+// workerIdle ago) runs on that goroutine, not on a new one.
+func TestIdleGoroutineTakesTheNextJob(t *testing.T) {
+	var mu sync.Mutex
+	ran := map[string]uint64{}
+	d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+		id := r.keys[0]
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := ran[id]; ok {
+			return nil
+		}
+		return func(context.Context, *row) error {
+			mu.Lock()
+			defer mu.Unlock()
+			ran[id] = goroutineID(t)
+			return nil
+		}
+	}))
+	require.NoError(t, d.Track("a", row{keys: []string{"a"}}))
+	require.Equal(t, 1, d.Step(t0))
+	d.Wait()
+	require.Eventually(t, func() bool { return d.idleWorkers.Load() == 1 }, 10*time.Second, time.Millisecond,
+		"a's goroutine idles for the next job")
+	require.NoError(t, d.Track("b", row{keys: []string{"b"}}))
+	require.Equal(t, 1, d.Step(t0))
+	d.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, ran["a"], ran["b"], "b ran on the goroutine a ran on")
+}
+
+// goroutineID is the running goroutine's number, from its stack header
+// ("goroutine 42 [running]:").
+func goroutineID(t *testing.T) uint64 {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	var id uint64
+	_, err := fmt.Sscanf(string(buf), "goroutine %d ", &id)
+	require.NoError(t, err)
+	return id
+}
+
 // TestOwnedRecordsOnly: a host drives only the records it owns now. One
 // not owned is not tracked; one whose partition moves away is forgotten
 // when next driven (with its keys), a job running then finishes, and its

@@ -104,8 +104,10 @@ func (d *Driver[K, T]) drive(id string, now time.Time) bool {
 }
 
 // startWaiting gives free slots to the records that waited for one, oldest
-// first, at now. Called with d.mu held.
-func (d *Driver[K, T]) startWaiting(now time.Time) {
+// first, at now. Called with d.mu held. The first job it starts is handed
+// back for the caller's goroutine to run when next is non-nil (a job that
+// just finished: see run); the others get goroutines of their own.
+func (d *Driver[K, T]) startWaiting(now time.Time, next *task[K, T]) {
 	for len(d.waiting) > 0 && d.running < d.cfg.MaxJobs {
 		id := d.waiting[0]
 		d.waiting[0] = ""
@@ -118,7 +120,12 @@ func (d *Driver[K, T]) startWaiting(now time.Time) {
 		if e.busy || d.dropUnowned(id, e) || now.Before(e.nextTry) {
 			continue
 		}
-		if job := d.cfg.Next(&e.rec, now); job != nil {
+		job := d.cfg.Next(&e.rec, now)
+		switch {
+		case job == nil:
+		case next != nil && next.job == nil:
+			*next = d.claim(id, e, job)
+		default:
 			d.start(id, e, job)
 		}
 	}
@@ -127,27 +134,77 @@ func (d *Driver[K, T]) startWaiting(now time.Time) {
 	}
 }
 
-// start takes a slot and runs job on a copy of e's record. Called with
-// d.mu held, a slot free and e not busy.
-func (d *Driver[K, T]) start(id string, e *entry[K, T], job Job[T]) {
-	e.busy = true
-	d.running++
-	go d.run(id, e, job, e.rec)
+// task is one job claimed for a record, with the copy of the record it
+// runs on.
+type task[K comparable, T any] struct {
+	id  string
+	e   *entry[K, T]
+	job Job[T]
+	rec T
 }
 
-// run is one job's goroutine.
-func (d *Driver[K, T]) run(id string, e *entry[K, T], job Job[T], rec T) {
-	ctx, cancel := context.WithTimeout(context.Background(), d.cfg.JobTimeout)
-	err := job(ctx, &rec)
-	cancel()
-	d.finish(id, e, &rec, err)
+// claim takes a slot for job on e. Called with d.mu held, a slot free and
+// e not busy.
+func (d *Driver[K, T]) claim(id string, e *entry[K, T], job Job[T]) task[K, T] {
+	e.busy = true
+	d.running++
+	return task[K, T]{id: id, e: e, job: job, rec: e.rec}
+}
+
+// start claims a slot and runs job on an idle job goroutine, or on a new
+// one when none idles. Called with d.mu held, a slot free and e not busy.
+func (d *Driver[K, T]) start(id string, e *entry[K, T], job Job[T]) {
+	t := d.claim(id, e, job)
+	select {
+	case d.handoff <- t:
+	default:
+		go d.run(t)
+	}
+}
+
+// workerIdle is how long a job goroutine with nothing to do waits for the
+// next job before it ends: a driver with steady work keeps at most
+// MaxJobs goroutines (and the stacks they have grown) instead of
+// starting one per job; an idle driver holds none. In the webhook phase
+// of make bench, growing fresh goroutines' stacks through net/http and an
+// entity's decide (runtime.newstack) took 6 % of fxd's CPU.
+const workerIdle = time.Second
+
+// run is a job goroutine: it runs t, then the job of a record that waited
+// for a slot, if finishing t gave it one, then jobs handed over by start,
+// until none comes for workerIdle.
+func (d *Driver[K, T]) run(t task[K, T]) {
+	var idle *time.Timer
+	for {
+		for t.job != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), d.cfg.JobTimeout)
+			err := t.job(ctx, &t.rec)
+			cancel()
+			t = d.finish(t.id, t.e, &t.rec, err)
+		}
+		if idle == nil {
+			idle = time.NewTimer(workerIdle)
+		} else {
+			idle.Reset(workerIdle)
+		}
+		d.idleWorkers.Add(1)
+		select {
+		case t = <-d.handoff:
+			d.idleWorkers.Add(-1)
+			idle.Stop()
+		case <-idle.C:
+			d.idleWorkers.Add(-1)
+			return
+		}
+	}
 }
 
 // finish frees the job's slot and folds what it learned into the record,
 // unless the record was forgotten meanwhile (then e is no longer the
 // live entry). A failure spaces the next job; a success kicks the record,
-// since its next step may be due at once.
-func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
+// since its next step may be due at once. It returns the job of a record
+// that waited for the freed slot, claimed for the caller to run, if any.
+func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) (next task[K, T]) {
 	now := d.cfg.Clock()
 	d.mu.Lock()
 	d.running--
@@ -166,7 +223,7 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 			e.fails = fails + 1
 		}
 	}
-	d.startWaiting(now)
+	d.startWaiting(now, &next)
 	if d.running == 0 {
 		d.idle.Broadcast()
 	}
@@ -182,6 +239,7 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) {
 		}
 		d.Kick(id)
 	}
+	return next
 }
 
 // logFailure logs the n-th failure in a row of a record's jobs as a warning
