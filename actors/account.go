@@ -101,7 +101,7 @@ func (e *Engine) newAccountID() string {
 // and waits for the reply or the end of ctx.
 func request[T any](ctx context.Context, e *Engine, acct string, done <-chan T, msg any) (T, error) {
 	var zero T
-	if err := e.sendTo(acct, msg, func() (*entry, error) { return e.activate(domain.KindAccount, acct, false) }); err != nil {
+	if err := e.sendTo(acct, msg, func() (*entry, error) { return e.activate(domain.KindAccount, acct, mustExist) }); err != nil {
 		return zero, err
 	}
 	return await(ctx, acct, done)

@@ -114,22 +114,31 @@ func (e *Engine) AddHook(k domain.Kind, fn func(id string, events []domain.Event
 // (its reply is dropped); the caller answers 503 and an idempotent retry
 // finds the outcome.
 func (e *Engine) Exec(ctx context.Context, id string, req domain.Request) (domain.Outcome, error) {
-	return e.exec(ctx, id, req, false)
+	return e.exec(ctx, id, req, mustExist)
 }
 
 // Create is Exec for a command that may create entity id (accept, create
 // transfer, create link).
 func (e *Engine) Create(ctx context.Context, id string, req domain.Request) (domain.Outcome, error) {
-	return e.exec(ctx, id, req, true)
+	return e.exec(ctx, id, req, mayCreate)
 }
 
-func (e *Engine) exec(ctx context.Context, id string, req domain.Request, create bool) (domain.Outcome, error) {
+// activation is how an entity not active yet is brought up.
+type activation int
+
+const (
+	mustExist activation = iota // from the store; an id it holds nothing for is refused
+	mayCreate                   // from the store; nothing there is a new, empty entity
+	fresh                       // new and empty, the store not read (Reserved.Fresh)
+)
+
+func (e *Engine) exec(ctx context.Context, id string, req domain.Request, how activation) (domain.Outcome, error) {
 	kind := req.Cmd.Target()
 	if k, ok := domain.KindOf(id); !ok || k != kind {
 		panic(fmt.Sprintf("actors: %T is for a %s, not for %q", req.Cmd, kind, id))
 	}
 	done := make(chan domain.Outcome, 1)
-	if err := e.sendTo(id, execMsg{req: req, done: done}, func() (*entry, error) { return e.activate(kind, id, create) }); err != nil {
+	if err := e.sendTo(id, execMsg{req: req, done: done}, func() (*entry, error) { return e.activate(kind, id, how) }); err != nil {
 		return domain.Outcome{}, err
 	}
 	return await(ctx, id, done)
@@ -142,7 +151,7 @@ func (e *Engine) Read(ctx context.Context, id string, fn func(domain.Entity) any
 		return nil, e.missing(domain.KindOrder)
 	}
 	done := make(chan any, 1)
-	if err := e.sendTo(id, readMsg{fn: fn, done: done}, func() (*entry, error) { return e.activate(kind, id, false) }); err != nil {
+	if err := e.sendTo(id, readMsg{fn: fn, done: done}, func() (*entry, error) { return e.activate(kind, id, mustExist) }); err != nil {
 		return nil, err
 	}
 	return await(ctx, id, done)
@@ -175,18 +184,25 @@ func (e *Engine) Order(ctx context.Context, id string) (*domain.Order, error) {
 	return r.(*domain.Order), nil
 }
 
-// activate loads an entity from the store and spawns its actor. Without
-// create, an id the store holds nothing for is refused.
-func (e *Engine) activate(kind domain.Kind, id string, create bool) (*entry, error) {
-	st, ok, err := e.store.Load(kind, id, e.cfg.Clock())
-	if err != nil {
-		e.fatal(err)
-	}
-	if !ok && !create {
-		return nil, e.missing(kind)
-	}
-	if ok && create && kind == domain.KindAccount {
-		panic("actors: fresh account id " + id + " already exists")
+// activate loads an entity from the store (a fresh one starts empty) and
+// spawns its actor. With mustExist, an id the store holds nothing for is
+// refused.
+func (e *Engine) activate(kind domain.Kind, id string, how activation) (*entry, error) {
+	var st domain.Entity
+	if how == fresh {
+		st = domain.LoadEntity(kind, nil, nil, domain.Env{Now: e.cfg.Clock()})
+	} else {
+		var ok bool
+		var err error
+		if st, ok, err = e.store.Load(kind, id, e.cfg.Clock()); err != nil {
+			e.fatal(err)
+		}
+		if !ok && how == mustExist {
+			return nil, e.missing(kind)
+		}
+		if ok && how == mayCreate && kind == domain.KindAccount {
+			panic("actors: fresh account id " + id + " already exists")
+		}
 	}
 	en := &entry{}
 	e.touch(en)

@@ -79,6 +79,47 @@ func TestEveryKindOnOneHost(t *testing.T) {
 	require.Equal(t, []string{plID, trID}, ledger, "newest first, every kind in one ledger")
 }
 
+// TestFreshIDsSkipTheStore: an id Reserve draws without a key is fresh,
+// one reserved under a key is not. A fresh record is created without a
+// read of the store, and is durable like any other: after a restart it is
+// loaded from the store. That the fresh path does not read is shown by
+// misusing it once: Fresh set on an id the store holds starts empty, and
+// the create decides as for a new record, where Create, which reads,
+// refuses it.
+func TestFreshIDsSkipTheStore(t *testing.T) {
+	dir := t.TempDir()
+	e := openEngine(t, dir)
+	ctx := context.Background()
+	acct := createAccount(t, e)
+	create := func(id string) domain.Request {
+		return domain.Request{Cmd: domain.CreateTransfer{ID: id, Account: acct, FromCurrency: "USDC", Currency: "USDC",
+			Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`)}}
+	}
+
+	keyed, _, err := e.Reserve(ctx, acct, domain.KindTransfer, idem("k", "body"))
+	require.NoError(t, err)
+	require.False(t, keyed.Fresh, "a retry with the key learns the id")
+	r, _, err := e.Reserve(ctx, acct, domain.KindTransfer, nil)
+	require.NoError(t, err)
+	require.True(t, r.Fresh)
+	out, err := e.CreateReserved(ctx, r, create(r.ID))
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
+	require.NoError(t, e.Close())
+
+	e = openEngine(t, dir)
+	out, err = e.Create(ctx, r.ID, create(r.ID))
+	require.NoError(t, err)
+	require.Equal(t, domain.CodeInvalidState, out.Err.Code, "the stored transfer was loaded: it exists")
+	require.NoError(t, e.Close())
+
+	e = openEngine(t, dir)
+	out, err = e.CreateReserved(ctx, Reserved{ID: r.ID, Fresh: true}, create(r.ID))
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, "a fresh activation does not read the store: %s", out.Reply.Body)
+	require.NoError(t, e.Close())
+}
+
 // TestIDsCarryTheAccountPartition: every id the engine makes for an
 // account's records (drawn fresh, reserved under an Idempotency-Key, minted
 // inside a decision: a contact's, a transfer's event's) carries the
@@ -99,7 +140,8 @@ func TestIDsCarryTheAccountPartition(t *testing.T) {
 		reserved, out, err := e.Reserve(ctx, acct, domain.KindTransfer, idem(fmt.Sprintf("r%d", i), "body"))
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
-		minted = append(minted, reserved)
+		require.False(t, reserved.Fresh, "reserved under a key")
+		minted = append(minted, reserved.ID)
 
 		out, err = e.Exec(ctx, acct, domain.Request{Cmd: contactCmd(i)})
 		require.NoError(t, err)
@@ -108,14 +150,14 @@ func TestIDsCarryTheAccountPartition(t *testing.T) {
 		require.NoError(t, json.Unmarshal(out.Reply.Body, &ct))
 		minted = append(minted, ct.ID)
 
-		out, err = e.Create(ctx, reserved, domain.Request{Cmd: domain.CreateTransfer{ID: reserved, Account: acct, FromCurrency: "USDC",
+		out, err = e.CreateReserved(ctx, reserved, domain.Request{Cmd: domain.CreateTransfer{ID: reserved.ID, Account: acct, FromCurrency: "USDC",
 			Currency: "USDC", Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`)}})
 		require.NoError(t, err)
 		require.Equal(t, 201, out.Reply.Status, string(out.Reply.Body))
-		out, err = e.Exec(ctx, reserved, domain.Request{Cmd: domain.SubmitTransferTx{TxHash: txHash, Status: domain.TxVerified}})
+		out, err = e.Exec(ctx, reserved.ID, domain.Request{Cmd: domain.SubmitTransferTx{TxHash: txHash, Status: domain.TxVerified}})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, string(out.Reply.Body))
-		v, err := e.Read(ctx, reserved, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer.EventID })
+		v, err := e.Read(ctx, reserved.ID, func(s domain.Entity) any { return s.(*domain.TransferState).Transfer.EventID })
 		require.NoError(t, err)
 		minted = append(minted, v.(string))
 

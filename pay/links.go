@@ -43,10 +43,11 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	if d.links.Len() >= MaxLiveLinks { // a passing condition: answered, never stored
 		return domain.Refuse(domain.ErrUnavailable("%d payment links are live; retry later", MaxLiveLinks)), nil
 	}
-	id, out, err := d.e.Reserve(ctx, acct, domain.KindLink, idem)
-	if id == "" || err != nil {
+	r, out, err := d.e.Reserve(ctx, acct, domain.KindLink, idem)
+	if r.ID == "" || err != nil {
 		return out, err
 	}
+	id := r.ID
 	info, err := d.e.AccountInfo(ctx, acct)
 	if err != nil {
 		return domain.Outcome{}, err
@@ -83,7 +84,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 		cmd.ReceiveAddress = fxbind.ForwarderAddress(d.cfg.Factory, fxbind.LinkSalt(id), common.HexToAddress(cmd.PayoutWallet)).Hex()
 	}
 	cmd.Refusal = derr
-	return d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+	return d.e.CreateReserved(ctx, r, domain.Request{Cmd: cmd, Idem: idem})
 }
 
 // parseFuture reads an RFC 3339 time that must be after now.

@@ -72,16 +72,17 @@ func (d *Desk) CreateTransfer(ctx context.Context, acct string, req TransferRequ
 	if d.transfers.Len() >= MaxLiveTransfers { // a passing condition: answered, never stored
 		return domain.Refuse(domain.ErrUnavailable("%d transfers are live; retry later", MaxLiveTransfers)), nil
 	}
-	id, out, err := d.e.Reserve(ctx, acct, domain.KindTransfer, idem)
-	if id == "" || err != nil {
+	r, out, err := d.e.Reserve(ctx, acct, domain.KindTransfer, idem)
+	if r.ID == "" || err != nil {
 		return out, err
 	}
+	id := r.ID
 	cmd, err := d.createCommand(ctx, acct, req)
 	if err != nil {
 		return domain.Outcome{}, err
 	}
 	cmd.ID = id
-	return d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+	return d.e.CreateReserved(ctx, r, domain.Request{Cmd: cmd, Idem: idem})
 }
 
 // createCommand checks the request against the account: a refusal is set

@@ -37,10 +37,11 @@ func (d *Desk) CreateEndpoint(ctx context.Context, acct string, req EndpointRequ
 	if d.cfg.Sealer == nil { // nothing is stored, not even the key's answer
 		return domain.Refuse(domain.ErrWebhookEncryptionUnavailable()), nil
 	}
-	id, out, err := d.e.Reserve(ctx, acct, domain.KindEndpoint, idem)
-	if id == "" || err != nil {
+	r, out, err := d.e.Reserve(ctx, acct, domain.KindEndpoint, idem)
+	if r.ID == "" || err != nil {
 		return out, err
 	}
+	id := r.ID
 	cmd := domain.CreateEndpoint{ID: id, Account: acct, URL: req.URL}
 	if req.Events != nil {
 		cmd.Events = *req.Events
@@ -60,7 +61,7 @@ func (d *Desk) CreateEndpoint(ctx context.Context, acct string, req EndpointRequ
 	if cmd.Sealed, err = d.newSealedSecret(id); err != nil {
 		return domain.Outcome{}, err
 	}
-	out, err = d.e.Create(ctx, id, domain.Request{Cmd: cmd, Idem: idem})
+	out, err = d.e.CreateReserved(ctx, r, domain.Request{Cmd: cmd, Idem: idem})
 	return d.reveal(id, out, err)
 }
 
@@ -109,14 +110,14 @@ func (d *Desk) RotateSecret(ctx context.Context, acct, id string, idem *domain.I
 // never used, and is stored under it like any answer).
 func (d *Desk) TestEndpoint(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
 	evt, out, err := d.e.Reserve(ctx, acct, domain.KindEvent, idem)
-	if evt == "" || err != nil {
+	if evt.ID == "" || err != nil {
 		return out, err
 	}
-	cmd := domain.CreateTest{ID: evt, Account: acct, Endpoint: id, DeliveryID: d.e.NewID("dlv_", acct)}
+	cmd := domain.CreateTest{ID: evt.ID, Account: acct, Endpoint: id, DeliveryID: d.e.NewID("dlv_", acct)}
 	if cmd.Refusal, err = d.sendable(ctx, acct, id); err != nil {
 		return domain.Outcome{}, err
 	}
-	return d.e.Create(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
+	return d.e.CreateReserved(ctx, evt, domain.Request{Cmd: cmd, Idem: idem})
 }
 
 // sendable is the refusal of a send to endpoint id of acct (a test, a
