@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -403,26 +404,8 @@ func TestWaitingRecordsTakeFreedSlots(t *testing.T) {
 // goroutines of the four that held the slots (one that finishes early may
 // run several of them).
 func TestFreedSlotKeepsItsGoroutine(t *testing.T) {
-	var mu sync.Mutex
-	ran := map[string]uint64{} // record -> the goroutine its job ran on
 	gate := make(chan struct{})
-	d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
-		id := r.keys[0]
-		mu.Lock()
-		defer mu.Unlock()
-		if _, ok := ran[id]; ok {
-			return nil
-		}
-		return func(context.Context, *row) error {
-			mu.Lock()
-			ran[id] = goroutineID(t)
-			mu.Unlock()
-			if id < "e" {
-				<-gate
-			}
-			return nil
-		}
-	}))
+	d, ran := onGoroutines(t, gate)
 	for _, id := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
 		require.NoError(t, d.Track(id, row{keys: []string{id}}))
 	}
@@ -430,38 +413,22 @@ func TestFreedSlotKeepsItsGoroutine(t *testing.T) {
 	require.Zero(t, d.Step(t0))
 	close(gate)
 	d.Wait()
-	mu.Lock()
-	defer mu.Unlock()
-	require.Len(t, ran, 8)
+	got := ran()
+	require.Len(t, got, 8)
 	holders := map[uint64]bool{}
 	for _, id := range []string{"a", "b", "c", "d"} {
-		holders[ran[id]] = true
+		holders[got[id]] = true
 	}
 	require.Len(t, holders, 4, "the four slots' jobs ran at once")
 	for _, id := range []string{"e", "f", "g", "h"} {
-		require.True(t, holders[ran[id]], "%s ran on a goroutine that held a slot", id)
+		require.True(t, holders[got[id]], "%s ran on a goroutine that held a slot", id)
 	}
 }
 
 // A job started while a job goroutine idles (its last job done, less than
 // workerIdle ago) runs on that goroutine, not on a new one.
 func TestIdleGoroutineTakesTheNextJob(t *testing.T) {
-	var mu sync.Mutex
-	ran := map[string]uint64{}
-	d := New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
-		id := r.keys[0]
-		mu.Lock()
-		defer mu.Unlock()
-		if _, ok := ran[id]; ok {
-			return nil
-		}
-		return func(context.Context, *row) error {
-			mu.Lock()
-			defer mu.Unlock()
-			ran[id] = goroutineID(t)
-			return nil
-		}
-	}))
+	d, ran := onGoroutines(t, nil)
 	require.NoError(t, d.Track("a", row{keys: []string{"a"}}))
 	require.Equal(t, 1, d.Step(t0))
 	d.Wait()
@@ -470,9 +437,38 @@ func TestIdleGoroutineTakesTheNextJob(t *testing.T) {
 	require.NoError(t, d.Track("b", row{keys: []string{"b"}}))
 	require.Equal(t, 1, d.Step(t0))
 	d.Wait()
-	mu.Lock()
-	defer mu.Unlock()
-	require.Equal(t, ran["a"], ran["b"], "b ran on the goroutine a ran on")
+	got := ran()
+	require.Equal(t, got["a"], got["b"], "b ran on the goroutine a ran on")
+}
+
+// onGoroutines is a driver whose jobs run once per record and note the
+// goroutine they ran on (ran reads the notes); a record below "e" then
+// waits for hold to close, if hold is not nil.
+func onGoroutines(t *testing.T, hold <-chan struct{}) (d *Driver[string, row], ran func() map[string]uint64) {
+	var mu sync.Mutex
+	on := map[string]uint64{}
+	d = New(config(&clock{t: t0}, func(r *row, _ time.Time) Job[row] {
+		id := r.keys[0]
+		mu.Lock()
+		defer mu.Unlock()
+		if _, ok := on[id]; ok {
+			return nil
+		}
+		return func(context.Context, *row) error {
+			mu.Lock()
+			on[id] = goroutineID(t)
+			mu.Unlock()
+			if hold != nil && id < "e" {
+				<-hold
+			}
+			return nil
+		}
+	}))
+	return d, func() map[string]uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(on)
+	}
 }
 
 // goroutineID is the running goroutine's number, from its stack header
