@@ -2,6 +2,7 @@ package reqsig
 
 import (
 	"crypto/ed25519"
+	"encoding/binary"
 	"encoding/hex"
 	"testing"
 
@@ -64,7 +65,8 @@ func TestVerifyMatchesStdlib(t *testing.T) {
 			var sig [ed25519.SignatureSize]byte
 			copy(sig[:], tc.sig)
 			want := ed25519.Verify(tc.pub, tc.msg, tc.sig)
-			require.Equal(t, want, verifySig(tc.pub, tc.msg, &sig))
+			require.Equal(t, want, verifySig(tc.pub, tc.msg, &sig), "key not memoized yet")
+			require.Equal(t, want, verifySig(tc.pub, tc.msg, &sig), "key from the memo")
 			if want {
 				accepted++
 			}
@@ -90,4 +92,25 @@ func FuzzVerifyMatchesStdlib(f *testing.F) {
 			t.Fatalf("verifySig = %v, crypto/ed25519 = %v for pub %x sig %x", got, want, pub, sigBytes)
 		}
 	})
+}
+
+// The memo of expanded keys stays within MaxExpandedKeys however many keys
+// sign, and a key it dropped verifies as before.
+func TestExpandedKeysBounded(t *testing.T) {
+	msg := []byte("1700000000\nGET\n/public/v1/account\n")
+	first := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	var sig [ed25519.SignatureSize]byte
+	copy(sig[:], ed25519.Sign(first, msg))
+	require.True(t, verifySig(first.Public().(ed25519.PublicKey), msg, &sig))
+	seed := make([]byte, ed25519.SeedSize)
+	for i := range MaxExpandedKeys + 2*expandedShards*16 {
+		binary.BigEndian.PutUint32(seed, uint32(i+1))
+		pub := ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+		require.NotNil(t, expandedKey(pub))
+		require.LessOrEqual(t, expandedCount(), MaxExpandedKeys)
+	}
+	require.Greater(t, expandedCount(), MaxExpandedKeys*3/4, "the shards fill")
+	require.True(t, verifySig(first.Public().(ed25519.PublicKey), msg, &sig), "after its entry may have been dropped")
+	copy(sig[:], ed25519.Sign(first, msg[1:]))
+	require.False(t, verifySig(first.Public().(ed25519.PublicKey), msg, &sig))
 }

@@ -18,9 +18,11 @@ import (
 // FuzzVerifyMatchesStdlib hold the two to the same answers.
 var verifyOptions = &voied.Options{Verify: voied.VerifyOptionsStdLib}
 
-// verifySig is the one Ed25519 check of a request signature.
+// verifySig is the one Ed25519 check of a request signature, under the
+// expanded form of pub (expanded.go).
 func verifySig(pub ed25519.PublicKey, msg []byte, sig *[ed25519.SignatureSize]byte) bool {
-	return voied.VerifyWithOptions(voied.PublicKey(pub), msg, sig[:], verifyOptions)
+	x := expandedKey(pub)
+	return x != nil && voied.VerifyExpandedWithOptions(x, msg, sig[:], verifyOptions)
 }
 
 // canonicalStackSize bounds the canonical strings built on the stack. It
