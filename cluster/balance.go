@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -70,6 +71,43 @@ func plan(ps []Placement, nodes []string) []Move {
 	}
 }
 
+// unevenLeadership says why leadership stays uneven after plan found no
+// move, "" when it is even and every node holding a replica is up: a node
+// leading two or more fewer than another that holds no current replica
+// of a busier node's partition, and nodes holding replicas that the meta
+// leader does not count as up. The router logs it when it changes, so a
+// node that never becomes eligible is visible in the log.
+func unevenLeadership(ps []Placement, nodes []string) string {
+	count := make(map[string]int, len(nodes))
+	for _, n := range nodes {
+		count[n] = 0
+	}
+	down := map[string]bool{}
+	for _, p := range ps {
+		if _, ok := count[p.Leader]; ok {
+			count[p.Leader]++
+		}
+		for _, n := range p.Peers {
+			if _, up := count[n]; !up {
+				down[n] = true
+			}
+		}
+	}
+	var why []string
+	if order := byLoad(count); len(order) > 0 && count[order[0]]-count[order[len(order)-1]] >= 2 {
+		led := make([]string, len(order))
+		for i, n := range order {
+			led[i] = fmt.Sprintf("%s %d", n, count[n])
+		}
+		why = append(why, fmt.Sprintf("leadership uneven (%s) and no partition can move: no node leading fewer holds a current replica of one",
+			strings.Join(led, ", ")))
+	}
+	if len(down) > 0 {
+		why = append(why, "nodes holding replicas but not up for the meta leader: "+strings.Join(slices.Sorted(maps.Keys(down)), ", "))
+	}
+	return strings.Join(why, "; ")
+}
+
 // byLoad lists the nodes leading most first (by name on a tie).
 func byLoad(count map[string]int) []string {
 	out := make([]string, 0, len(count))
@@ -128,7 +166,7 @@ func NewBalancer(nc *nats.Conn, js jetstream.JetStream, partitions int, isMeta f
 }
 
 // RoundMoves is what one balancing round asked JetStream for, and why it
-// left the replicas uneven if it did (Waiting, "" otherwise).
+// left leadership or the replicas uneven if it did (Waiting, "" otherwise).
 type RoundMoves struct {
 	Leaders  []Move
 	Replicas []Evacuate
@@ -161,6 +199,9 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 		return rm, nil
 	}
 	rm.Replicas, rm.Waiting = planSpread(ps, nodes)
+	if why := unevenLeadership(ps, nodes); why != "" {
+		rm.Waiting = strings.TrimSuffix(why+"; "+rm.Waiting, "; ")
+	}
 	for _, ev := range rm.Replicas {
 		if err := b.evacuate(ctx, ev); err != nil {
 			return rm, err

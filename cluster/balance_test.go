@@ -104,3 +104,37 @@ func TestPlanEvensOut(t *testing.T) {
 		require.Equal(t, moves, plan(ps, nodes), "deterministic")
 	}
 }
+
+// unevenLeadership names what keeps leadership uneven once plan has no
+// move: a node leading fewer with no current replica of a busier node's
+// partition, and nodes holding replicas the meta leader does not count
+// as up (the state of a killed node restarted: TestClusterFailover).
+func TestUnevenLeadership(t *testing.T) {
+	stale := func(stream, leader string, peers ...string) Placement {
+		return Placement{Stream: stream, Leader: leader, Peers: append([]string{leader}, peers...)}
+	}
+	cases := []struct {
+		name  string
+		ps    []Placement
+		nodes []string
+		want  string
+	}{
+		{"even", []Placement{stale("S0", "n0", "n1"), stale("S1", "n1", "n0")}, []string{"n0", "n1"}, ""},
+		{"uneven, nothing eligible",
+			[]Placement{stale("S0", "n1", "n0"), stale("S1", "n1", "n0"), stale("S2", "n2", "n0")}, []string{"n0", "n1", "n2"},
+			"leadership uneven (n1 2, n2 1, n0 0) and no partition can move: no node leading fewer holds a current replica of one"},
+		{"a replica holder not up",
+			[]Placement{stale("S0", "n1", "n0", "n2"), stale("S1", "n2", "n0", "n1")}, []string{"n1", "n2"},
+			"nodes holding replicas but not up for the meta leader: n0"},
+		{"both",
+			[]Placement{stale("S0", "n1", "n0", "n2"), stale("S1", "n1", "n0", "n2"), stale("S2", "n1", "n3")}, []string{"n1", "n2"},
+			"leadership uneven (n1 3, n2 0) and no partition can move: no node leading fewer holds a current replica of one; " +
+				"nodes holding replicas but not up for the meta leader: n0, n3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Empty(t, plan(c.ps, c.nodes), "no move: the case is one plan cannot help")
+			require.Equal(t, c.want, unevenLeadership(c.ps, c.nodes))
+		})
+	}
+}

@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/chain/connect"
@@ -198,18 +200,29 @@ func (c *testCluster) sharedChain(t *testing.T) []string {
 }
 
 // awaitBalanced waits until the nodes share the 64 partitions out evenly.
+// A failure shows the shares as they were last seen (an Eventually
+// message is formatted before the wait).
 func (c *testCluster) awaitBalanced(t *testing.T) {
-	require.Eventually(t, func() bool {
-		total := 0
+	var last atomic.Pointer[[]int] // the condition runs on goroutines of its own
+	balanced := assert.Eventually(t, func() bool {
+		var seen []int
+		total, even := 0, true
 		for _, n := range c.members() {
 			k := len(n.owned())
-			if k < 20 || k > 23 {
-				return false
-			}
+			seen = append(seen, k)
+			even = even && k >= 20 && k <= 23
 			total += k
 		}
-		return total == ids.Partitions
-	}, 2*time.Minute, 200*time.Millisecond, "the 64 partitions shared out: %v", c.ownedCounts())
+		last.Store(&seen)
+		return even && total == ids.Partitions
+	}, 2*time.Minute, 200*time.Millisecond)
+	if !balanced {
+		var seen []int
+		if p := last.Load(); p != nil {
+			seen = *p
+		}
+		require.FailNow(t, "the 64 partitions were not shared out", "last seen: %v", seen)
+	}
 }
 
 // spawn starts node n's process over its data dir.
@@ -261,14 +274,6 @@ func (n *clusterNode) owned() map[int]bool {
 		}
 	}
 	return out
-}
-
-func (c *testCluster) ownedCounts() []int {
-	var k []int
-	for _, n := range c.nodes {
-		k = append(k, len(n.owned()))
-	}
-	return k
 }
 
 // owner is the serving node that owns partition p, nil if none does.
