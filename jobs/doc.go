@@ -13,7 +13,8 @@
 //   - Config.MaxJobs jobs at once, ticked and submitted alike: a record
 //     whose job finds no free slot waits for the next tick or kick, and
 //     Submit reports false. A job goroutine with nothing left to run idles
-//     for the next job up to a second, then ends: at most MaxJobs of them.
+//     for the next job up to a second, then ends; a new one is started
+//     only when none idles.
 //   - Config.KickQueue queued kicks: a kick that finds the queue full is
 //     dropped; the next tick drives the record.
 //

@@ -27,8 +27,10 @@ type Driver[K comparable, T any] struct {
 	waiting []string
 	// handoff passes a claimed job to a job goroutine idling in run
 	// (unbuffered: start never waits; with no goroutine idle, it starts
-	// one). idleWorkers counts the goroutines idling there, at most
-	// cfg.MaxJobs.
+	// one). idleWorkers counts the goroutines idling there. A goroutine
+	// is started only for a slot and only when none idles, and an idle
+	// one ends after workerIdle, so they number about MaxJobs (briefly
+	// more: one that just finished a job is not yet idling).
 	handoff     chan task[K, T]
 	idleWorkers atomic.Int32
 }
