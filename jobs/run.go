@@ -104,10 +104,10 @@ func (d *Driver[K, T]) drive(id string, now time.Time) bool {
 }
 
 // startWaiting gives free slots to the records that waited for one, oldest
-// first, at now. Called with d.mu held. The first job it starts is handed
-// back for the caller's goroutine to run when next is non-nil (a job that
-// just finished: see run); the others get goroutines of their own.
-func (d *Driver[K, T]) startWaiting(now time.Time, next *task[K, T]) {
+// first, at now. Called with d.mu held, by a job that just finished: the
+// first job it claims is returned for that job's goroutine to run (see
+// run); the others get goroutines of their own.
+func (d *Driver[K, T]) startWaiting(now time.Time) (first task[K, T]) {
 	for len(d.waiting) > 0 && d.running < d.cfg.MaxJobs {
 		id := d.waiting[0]
 		d.waiting[0] = ""
@@ -123,8 +123,8 @@ func (d *Driver[K, T]) startWaiting(now time.Time, next *task[K, T]) {
 		job := d.cfg.Next(&e.rec, now)
 		switch {
 		case job == nil:
-		case next != nil && next.job == nil:
-			*next = d.claim(id, e, job)
+		case first.job == nil:
+			first = d.claim(id, e, job)
 		default:
 			d.start(id, e, job)
 		}
@@ -132,6 +132,7 @@ func (d *Driver[K, T]) startWaiting(now time.Time, next *task[K, T]) {
 	if len(d.waiting) == 0 {
 		d.waiting = nil // let the drained backing array go
 	}
+	return first
 }
 
 // task is one job claimed for a record, with the copy of the record it
@@ -223,7 +224,7 @@ func (d *Driver[K, T]) finish(id string, e *entry[K, T], ran *T, err error) (nex
 			e.fails = fails + 1
 		}
 	}
-	d.startWaiting(now, &next)
+	next = d.startWaiting(now)
 	if d.running == 0 {
 		d.idle.Broadcast()
 	}

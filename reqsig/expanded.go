@@ -56,6 +56,9 @@ func expandedKey(pub []byte) *voied.ExpandedPublicKey {
 	if sh.keys == nil {
 		sh.keys = make(map[[32]byte]*voied.ExpandedPublicKey, shardKeys)
 	}
+	if had := sh.keys[k]; had != nil {
+		return had // expanded meanwhile by another request: nothing to drop
+	}
 	if len(sh.keys) >= shardKeys {
 		for old := range sh.keys {
 			delete(sh.keys, old)
