@@ -40,14 +40,10 @@ type Move struct {
 // the node leading most goes to its eligible replica leading fewest.
 // Deterministic: nodes and streams are taken in name order on ties.
 func plan(ps []Placement, nodes []string) []Move {
-	count := make(map[string]int, len(nodes))
-	for _, n := range nodes {
-		count[n] = 0
-	}
+	count := leaderCounts(ps, nodes)
 	led := make(map[string][]int) // node → indexes into ps it leads
 	for i, p := range ps {
 		if _, ok := count[p.Leader]; ok {
-			count[p.Leader]++
 			led[p.Leader] = append(led[p.Leader], i)
 		}
 	}
@@ -78,15 +74,9 @@ func plan(ps []Placement, nodes []string) []Move {
 // leader does not count as up. The router logs it when it changes, so a
 // node that never becomes eligible is visible in the log.
 func unevenLeadership(ps []Placement, nodes []string) string {
-	count := make(map[string]int, len(nodes))
-	for _, n := range nodes {
-		count[n] = 0
-	}
+	count := leaderCounts(ps, nodes)
 	down := map[string]bool{}
 	for _, p := range ps {
-		if _, ok := count[p.Leader]; ok {
-			count[p.Leader]++
-		}
 		for _, n := range p.Peers {
 			if _, up := count[n]; !up {
 				down[n] = true
@@ -106,6 +96,21 @@ func unevenLeadership(ps []Placement, nodes []string) string {
 		why = append(why, "nodes holding replicas but not up for the meta leader: "+strings.Join(slices.Sorted(maps.Keys(down)), ", "))
 	}
 	return strings.Join(why, "; ")
+}
+
+// leaderCounts is the number of partitions each node that is up leads
+// (0 for one that leads none).
+func leaderCounts(ps []Placement, nodes []string) map[string]int {
+	count := make(map[string]int, len(nodes))
+	for _, n := range nodes {
+		count[n] = 0
+	}
+	for _, p := range ps {
+		if _, ok := count[p.Leader]; ok {
+			count[p.Leader]++
+		}
+	}
+	return count
 }
 
 // byLoad lists the nodes leading most first (by name on a tie).
