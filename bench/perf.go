@@ -121,7 +121,7 @@ func category(kind, sym string) string {
 	switch {
 	case kind == "[k]":
 		return "kernel (network, scheduling, fsync)"
-	case has("edwards25519", "ed25519", "sha512"):
+	case has("edwards25519", "ed25519", "curve25519-voi", "sha512"):
 		return "Ed25519 verify"
 	case has("sha256"):
 		return "SHA-256 (body hash)"

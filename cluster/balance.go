@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -272,12 +273,28 @@ func (b *Balancer) placement(ctx context.Context, stream string) (Placement, err
 	}
 	for _, r := range info.Cluster.Replicas {
 		pl.Peers = append(pl.Peers, r.Name)
-		if r.Current && !r.Offline && !r.Pending {
+		if eligible(r) {
 			pl.Eligible = append(pl.Eligible, r.Name)
 		}
 	}
 	pl.Settled = pl.Leader != "" && len(pl.Peers) == info.Config.Replicas && len(pl.Eligible) == len(pl.Peers)-1
 	return pl, nil
+}
+
+// replicaSeenWithin is how recently a replica must have answered its
+// stream leader to be handed leadership. The leader heartbeats every
+// second; JetStream still calls a replica current for 10 s after its last
+// answer, and its meta leader does not count a node down that died
+// without a goodbye (kill -9) until its orphan sweep. A round run in
+// those seconds asked a dead node to lead: the stream's raft then chose
+// another live replica, a needless move, and the dead node still counted
+// as leading none.
+const replicaSeenWithin = 3 * time.Second
+
+// eligible says whether replica r may take its stream's leadership now:
+// current, online, a member of the group, and heard from recently.
+func eligible(r *jetstream.PeerInfo) bool {
+	return r.Current && !r.Offline && !r.Pending && r.Active <= replicaSeenWithin
 }
 
 // stepDown asks m.Stream's leader to hand over to m.To (the JetStream API

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,6 +137,32 @@ func TestUnevenLeadership(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			require.Empty(t, plan(c.ps, c.nodes), "no move: the case is one plan cannot help")
 			require.Equal(t, c.want, unevenLeadership(c.ps, c.nodes))
+		})
+	}
+}
+
+// A replica takes leadership only when its stream leader calls it current
+// and heard from it within replicaSeenWithin: JetStream calls a replica
+// that died without a goodbye current for 10 s more.
+func TestEligible(t *testing.T) {
+	live := jetstream.PeerInfo{Name: "n0", Current: true, Active: 800 * time.Millisecond}
+	cases := []struct {
+		name string
+		edit func(*jetstream.PeerInfo)
+		want bool
+	}{
+		{"current and heard from", func(*jetstream.PeerInfo) {}, true},
+		{"heard from at the bound", func(r *jetstream.PeerInfo) { r.Active = replicaSeenWithin }, true},
+		{"silent past the bound (killed)", func(r *jetstream.PeerInfo) { r.Active = replicaSeenWithin + time.Millisecond }, false},
+		{"lagging", func(r *jetstream.PeerInfo) { r.Current = false }, false},
+		{"offline", func(r *jetstream.PeerInfo) { r.Offline = true }, false},
+		{"not yet a member", func(r *jetstream.PeerInfo) { r.Pending = true }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := live
+			c.edit(&r)
+			require.Equal(t, c.want, eligible(&r))
 		})
 	}
 }
