@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -162,7 +163,21 @@ type Balancer struct {
 	partitions int
 	isMeta     func() bool
 	nodes      func() []string
+	// step is what the round under way is doing (Step), for the log line
+	// of a round that takes long.
+	step atomic.Pointer[string]
 }
+
+// Step says what the round under way is doing, or did last.
+func (b *Balancer) Step() string {
+	if s := b.step.Load(); s != nil {
+		return *s
+	}
+	return "no round yet"
+}
+
+// at records the round's step.
+func (b *Balancer) at(step string) { b.step.Store(&step) }
 
 // NewBalancer balances partitions 0..partitions-1. isMeta reports whether
 // this node is the meta leader now; nodes lists the cluster's nodes
@@ -174,6 +189,7 @@ func NewBalancer(nc *nats.Conn, js jetstream.JetStream, partitions int, isMeta f
 // RoundMoves is what one balancing round asked JetStream for, and why it
 // left leadership or the replicas uneven if it did (Waiting, "" otherwise).
 type RoundMoves struct {
+	Meta     bool // this node was the meta leader: the round balanced
 	Leaders  []Move
 	Replicas []Evacuate
 	Waiting  string
@@ -185,18 +201,24 @@ type RoundMoves struct {
 // does nothing on a node that is not the meta leader.
 func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 	var rm RoundMoves
+	b.at("asking whether this node is the meta leader")
 	if !b.isMeta() {
+		b.at("not the meta leader")
 		return rm, nil
 	}
+	rm.Meta = true
+	b.at("reading the placements")
 	ps, unread := b.placements(ctx)
 	if unread == b.partitions {
 		return rm, fmt.Errorf("cluster: no partition stream's placement could be read")
 	}
+	b.at("asking the meta leader which nodes are up")
 	nodes := b.nodes()
 	if rm.Leaders = plan(ps, nodes); len(rm.Leaders) > MaxMovesPerRound {
 		rm.Leaders = rm.Leaders[:MaxMovesPerRound]
 	}
 	for _, m := range rm.Leaders {
+		b.at("stepping " + m.Stream + " down to " + m.To)
 		if err := b.stepDown(ctx, m); err != nil {
 			return rm, err
 		}
@@ -209,6 +231,7 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 		rm.Waiting = strings.TrimSuffix(why+"; "+rm.Waiting, "; ")
 	}
 	for _, ev := range rm.Replicas {
+		b.at("evacuating " + ev.Stream + " from " + ev.Peer)
 		if err := b.evacuate(ctx, ev); err != nil {
 			return rm, err
 		}

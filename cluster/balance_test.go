@@ -1,13 +1,20 @@
 package cluster
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/ids"
 )
 
 // everywhere is a placement whose stream every other node may take.
@@ -165,4 +172,51 @@ func TestEligible(t *testing.T) {
 			require.Equal(t, c.want, eligible(&r))
 		})
 	}
+}
+
+// A round that does not come back is logged while it runs, with the step
+// it waits in; it still returns what it found once it does.
+func TestRoundStillRunningIsLogged(t *testing.T) {
+	defer func(d time.Duration) { roundStuckAfter = d }(roundStuckAfter)
+	roundStuckAfter = 20 * time.Millisecond
+	release := make(chan struct{})
+	b := NewBalancer(nil, nil, ids.Partitions, func() bool { <-release; return false }, func() []string { return nil })
+	var log lockedBuffer
+	r := &Router{Balancer: b, Logger: slog.New(slog.NewJSONHandler(&log, nil))}
+	type result struct {
+		rm  RoundMoves
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rm, err := r.round(context.Background(), time.Hour)
+		done <- result{rm, err}
+	}()
+	require.Eventually(t, func() bool {
+		return strings.Contains(log.String(), `"msg":"cluster: balancing round still running"`) &&
+			strings.Contains(log.String(), `"step":"asking whether this node is the meta leader"`)
+	}, 10*time.Second, 5*time.Millisecond)
+	close(release)
+	res := <-done
+	require.NoError(t, res.err)
+	require.False(t, res.rm.Meta, "not the meta leader: nothing balanced")
+	require.Equal(t, "not the meta leader", b.Step())
+}
+
+// lockedBuffer is a log destination read while written.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

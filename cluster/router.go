@@ -122,27 +122,33 @@ func (r *Router) apply(c Change) (taken bool, err error) {
 }
 
 // balance runs a round every `every` until ctx ends; a failed round (an
-// election under way) is logged and tried again next time.
+// election under way) is logged and tried again next time. It logs when
+// this node starts or stops balancing (its meta leadership), and a round
+// still running after roundStuckAfter with what it is doing: a meta
+// leader's balancer once did nothing for 2 minutes with no line in the
+// log (TestClusterFailover).
 func (r *Router) balance(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	var waiting string
+	meta := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		start := time.Now()
-		rm, err := r.Balancer.Round(ctx)
-		if took := time.Since(start); took > every {
-			// 64 stream info requests; during replica moves each can take
-			// seconds, and nothing moves meanwhile.
-			r.Logger.Info("cluster: balancing round slow", "took_ms", took.Milliseconds())
+		rm, err := r.round(ctx, every)
+		if ctx.Err() != nil {
+			return
 		}
 		if err != nil {
 			r.Logger.Warn("cluster: balancing round", "err", err)
 			continue
+		}
+		if rm.Meta != meta {
+			meta = rm.Meta
+			r.Logger.Info("cluster: balancing", "here", meta)
 		}
 		for _, m := range rm.Leaders {
 			r.Logger.Info("cluster: leadership moved", "stream", m.Stream, "to", m.To)
@@ -155,6 +161,44 @@ func (r *Router) balance(ctx context.Context, every time.Duration) {
 			if waiting != "" {
 				r.Logger.Info("cluster: " + waiting)
 			}
+		}
+	}
+}
+
+// roundStuckAfter is how long a balancing round runs before the log says
+// so (and again each time as long): its requests are bounded by
+// requestTimeout, so a round this long is waiting on something else.
+// A variable for the test.
+var roundStuckAfter = 30 * time.Second
+
+// round runs one balancing round on a goroutine of its own (one at a
+// time: round waits for it) and logs it while it runs long.
+func (r *Router) round(ctx context.Context, every time.Duration) (RoundMoves, error) {
+	type result struct {
+		rm  RoundMoves
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		rm, err := r.Balancer.Round(ctx)
+		done <- result{rm, err}
+	}()
+	stuck := time.NewTicker(roundStuckAfter)
+	defer stuck.Stop()
+	for {
+		select {
+		case res := <-done:
+			if took := time.Since(start); took > every {
+				// 64 stream info requests; during replica moves each can
+				// take seconds, and nothing moves meanwhile.
+				r.Logger.Info("cluster: balancing round slow", "took_ms", took.Milliseconds())
+			}
+			return res.rm, res.err
+		case <-ctx.Done():
+			return RoundMoves{}, ctx.Err() // the round ends with ctx, or with the process
+		case <-stuck.C:
+			r.Logger.Warn("cluster: balancing round still running", "for_s", int(time.Since(start).Seconds()), "step", r.Balancer.Step())
 		}
 	}
 }

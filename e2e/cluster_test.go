@@ -221,7 +221,13 @@ func (c *testCluster) awaitBalanced(t *testing.T) {
 		if p := last.Load(); p != nil {
 			seen = *p
 		}
-		require.FailNow(t, "the 64 partitions were not shared out", "last seen: %v", seen)
+		// The meta leader's balancer stopped acting and logged nothing
+		// (seen twice in 2026-11): the saved logs end with every node's
+		// goroutines.
+		for _, n := range c.members() {
+			n.proc.DumpStacks()
+		}
+		require.FailNow(t, "the 64 partitions were not shared out", "last seen: %v; each node's log ends with its goroutines", seen)
 	}
 }
 

@@ -298,6 +298,26 @@ func (s *server) Kill() {
 	}
 }
 
+// DumpStacks sends SIGQUIT: the Go runtime writes every goroutine's stack
+// to stderr (kept with the log) and exits. For a failure's story when a
+// live node stopped doing something and logged nothing about it.
+func (s *server) DumpStacks() {
+	s.kill.Do(func() {
+		select {
+		case <-s.exited:
+			return
+		default:
+		}
+		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+	})
+	select {
+	case <-s.exited:
+	case <-time.After(stopDeadline):
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+		<-s.exited
+	}
+}
+
 // Stop sends SIGTERM and requires a clean exit.
 func (s *server) Stop(t testing.TB) {
 	t.Helper()
