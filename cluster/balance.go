@@ -40,7 +40,14 @@ type Move struct {
 // plan returns the moves that even out leadership over nodes: while some
 // node leads two or more partitions more than another, one partition of
 // the node leading most goes to its eligible replica leading fewest.
-// Deterministic: nodes and streams are taken in name order on ties.
+// A partition moves at most once a plan: its Eligible replicas are those
+// of its leader now. (Before, a moved partition joined its new leader's
+// list with its old leader's replicas; once the busiest nodes could not
+// be relieved, plan "moved" such a partition to the node already holding
+// it, which changed nothing, and looped forever: a meta leader stopped
+// balancing for good, TestClusterFailover.) Each move takes an index out
+// of a list, so plan ends. Deterministic: nodes and streams are taken in
+// name order on ties.
 func plan(ps []Placement, nodes []string) []Move {
 	count := leaderCounts(ps, nodes)
 	led := make(map[string][]int) // node → indexes into ps it leads
@@ -61,11 +68,13 @@ func plan(ps []Placement, nodes []string) []Move {
 		if !ok {
 			return moves
 		}
+		if m.to == from || ps[m.i].Leader != from {
+			panic(fmt.Sprintf("cluster: plan moves %s from %s to %s (leader %s)", ps[m.i].Stream, from, m.to, ps[m.i].Leader))
+		}
 		moves = append(moves, Move{Stream: ps[m.i].Stream, To: m.to})
 		count[from]--
 		count[m.to]++
 		led[from] = slices.DeleteFunc(led[from], func(i int) bool { return i == m.i })
-		led[m.to] = append(led[m.to], m.i)
 	}
 }
 
@@ -143,7 +152,7 @@ func relieve(ps []Placement, idx []int, count map[string]int) (relief, bool) {
 		to := ""
 		for _, n := range ps[i].Eligible {
 			c, known := count[n]
-			if known && c <= from-2 && (to == "" || c < count[to] || c == count[to] && n < to) {
+			if known && n != ps[i].Leader && c <= from-2 && (to == "" || c < count[to] || c == count[to] && n < to) {
 				to = n
 			}
 		}
@@ -214,6 +223,7 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 	}
 	b.at("asking the meta leader which nodes are up")
 	nodes := b.nodes()
+	b.at("planning leadership moves")
 	if rm.Leaders = plan(ps, nodes); len(rm.Leaders) > MaxMovesPerRound {
 		rm.Leaders = rm.Leaders[:MaxMovesPerRound]
 	}
@@ -226,6 +236,7 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 	if len(rm.Leaders) > 0 {
 		return rm, nil
 	}
+	b.at("planning replica moves")
 	rm.Replicas, rm.Waiting = planSpread(ps, nodes)
 	if why := unevenLeadership(ps, nodes); why != "" {
 		rm.Waiting = strings.TrimSuffix(why+"; "+rm.Waiting, "; ")
