@@ -1,13 +1,11 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 // everywhere is a placement whose stream every other node may take.
@@ -181,7 +180,7 @@ func TestRoundStillRunningIsLogged(t *testing.T) {
 	roundStuckAfter = 20 * time.Millisecond
 	release := make(chan struct{})
 	b := NewBalancer(nil, nil, ids.Partitions, func() bool { <-release; return false }, func() []string { return nil })
-	var log lockedBuffer
+	var log logsink.Buffer
 	r := &Router{Balancer: b, Logger: slog.New(slog.NewJSONHandler(&log, nil))}
 	type result struct {
 		rm  RoundMoves
@@ -201,24 +200,6 @@ func TestRoundStillRunningIsLogged(t *testing.T) {
 	require.NoError(t, res.err)
 	require.False(t, res.rm.Meta, "not the meta leader: nothing balanced")
 	require.Equal(t, "not the meta leader", b.Step())
-}
-
-// lockedBuffer is a log destination read while written.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // The placements of TestClusterFailover's stall: a node restarted after a

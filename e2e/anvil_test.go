@@ -21,6 +21,8 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 // The well-known anvil dev keys (mnemonic "test test … junk"): #0 deploys
@@ -45,7 +47,7 @@ type anvilNode struct {
 	URL     string
 	ChainID uint64
 	cmd     *exec.Cmd
-	out     *syncBuffer
+	out     *logsink.Buffer
 	exited  chan struct{}
 }
 
@@ -82,7 +84,7 @@ func isExecutable(p string) bool {
 func startAnvil(t testing.TB, chainID uint64) *anvilNode {
 	t.Helper()
 	bin := anvilBin(t)
-	n := &anvilNode{ChainID: chainID, out: &syncBuffer{}, exited: make(chan struct{})}
+	n := &anvilNode{ChainID: chainID, out: &logsink.Buffer{}, exited: make(chan struct{})}
 	lines := make(chan string, 1024)
 	n.cmd = exec.Command(bin, "--host", "127.0.0.1", "--port", "0", "--chain-id", strconv.FormatUint(chainID, 10),
 		"--block-time", "1", "--accounts", "4")

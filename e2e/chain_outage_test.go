@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 // Chain outages (issue 15): while the chain does not answer, a request that
@@ -352,7 +353,7 @@ type statefulAnvil struct {
 // anvilProc is one anvil process.
 type anvilProc struct {
 	cmd    *exec.Cmd
-	out    *syncBuffer
+	out    *logsink.Buffer
 	exited chan struct{}
 }
 
@@ -385,7 +386,7 @@ func startStatefulAnvil(t *testing.T, chainID uint64) *statefulAnvil {
 // start runs anvil and waits until it answers.
 func (a *statefulAnvil) start(t testing.TB) {
 	t.Helper()
-	p := &anvilProc{out: &syncBuffer{}, exited: make(chan struct{})}
+	p := &anvilProc{out: &logsink.Buffer{}, exited: make(chan struct{})}
 	p.cmd = exec.Command(anvilBin(t), "--host", "127.0.0.1", "--port", a.port, "--chain-id", strconv.FormatUint(a.chainID, 10),
 		"--block-time", "1", "--accounts", "4", "--state", a.state)
 	p.cmd.Env = cleanEnv()

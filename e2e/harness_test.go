@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/internal/logsink"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -106,31 +107,13 @@ func cleanEnv() []string {
 	return env
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // lineWriter hands every complete line written to it to a channel (never
 // blocking the child: lines beyond the buffer are dropped) and keeps a copy.
 type lineWriter struct {
 	mu      sync.Mutex
 	partial []byte
 	lines   chan string
-	copy    *syncBuffer
+	copy    *logsink.Buffer
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
@@ -171,8 +154,8 @@ type server struct {
 
 	cmd     *exec.Cmd
 	lines   chan string // stdout lines
-	stdout  *syncBuffer
-	stderr  *syncBuffer
+	stdout  *logsink.Buffer
+	stderr  *logsink.Buffer
 	exited  chan struct{}
 	waitErr error
 	kill    sync.Once
@@ -252,7 +235,7 @@ type spawnOpts struct {
 // spawnServerWith is spawnServer with a chosen binary and environment.
 func spawnServerWith(t testing.TB, o spawnOpts, dataDir string, extraArgs ...string) *server {
 	t.Helper()
-	s := &server{DataDir: dataDir, stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan struct{}), lines: make(chan string, 64)}
+	s := &server{DataDir: dataDir, stdout: &logsink.Buffer{}, stderr: &logsink.Buffer{}, exited: make(chan struct{}), lines: make(chan string, 64)}
 	args := append(append([]string{"serve", "--data-dir", dataDir}, serveFlags...), extraArgs...)
 	s.cmd = exec.Command(cmp.Or(o.bin, fxdBin), args...)
 	s.cmd.Env = append(cleanEnv(), o.env...)

@@ -34,6 +34,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 // The webhook tests deliver to a real HTTPS receiver, e2e/js/receiver.mjs,
@@ -204,7 +205,7 @@ type hookReceiver struct {
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stderr *syncBuffer
+	stderr *logsink.Buffer
 	exited chan struct{}
 	kill   sync.Once
 
@@ -220,7 +221,7 @@ type hookReceiver struct {
 func startReceiver(t *testing.T, tlsf hookTLS, port int) *hookReceiver {
 	t.Helper()
 	dir := receiverJS(t)
-	r := &hookReceiver{stderr: &syncBuffer{}, exited: make(chan struct{}), changed: make(chan struct{})}
+	r := &hookReceiver{stderr: &logsink.Buffer{}, exited: make(chan struct{}), changed: make(chan struct{})}
 	r.cmd = exec.Command("node", "receiver.mjs", "--cert", tlsf.CertFile, "--key", tlsf.KeyFile, "--port", strconv.Itoa(port))
 	r.cmd.Dir = dir
 	r.cmd.Env = cleanEnv()

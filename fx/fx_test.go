@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/big"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/watch"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 var (
@@ -312,7 +312,7 @@ func TestTrackerFollowsRows(t *testing.T) {
 // terms (Decide never writes one) is logged and not driven, and the terms
 // of the other route do not stand in for them.
 func TestTrackerRefusesRowsWithoutTerms(t *testing.T) {
-	var logs syncBuffer
+	var logs logsink.Buffer
 	tk := newTracker(&Desk{cfg: Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))}})
 	o, _ := rfqOrder(t, domain.OrderAccepted, time.Unix(1_800_000_000, 0))
 	amm := *o
@@ -416,7 +416,7 @@ func TestLearnedOutlivesRows(t *testing.T) {
 // driver's slots; when the order is busy the log is dropped (the order's
 // jobs find the fact on chain), and no goroutine is started for it.
 func TestOnLogIsBounded(t *testing.T) {
-	var logs syncBuffer
+	var logs logsink.Buffer
 	d := &Desk{cfg: Config{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, book: newBook()}
 	d.track = newTracker(d)
 	o, terms := rfqOrder(t, domain.OrderAwaitingFunding, time.Unix(1_800_000_000, 0))
@@ -434,24 +434,6 @@ func TestOnLogIsBounded(t *testing.T) {
 	close(gate)
 	d.track.jobs.Wait()
 	require.Equal(t, 0, d.Stats().RunningJobs)
-}
-
-// syncBuffer is a log sink safe for the driver's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestIssuesBothRoutes: the accept answer's issues on a real EVM, for an

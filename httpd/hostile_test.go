@@ -23,6 +23,7 @@ import (
 
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/logsink"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -461,7 +462,7 @@ func TestPathsAreTakenAsSent(t *testing.T) {
 // request goes through a budget, so a flood of them cannot flood the log:
 // of more lines than the budget within a second, some are left out.
 func TestMalformedRequestLogIsBounded(t *testing.T) {
-	var buf syncBuf
+	var buf logsink.Buffer
 	p := &printfLogger{l: slogTo(&buf), budget: lineBudget{max: 3}}
 	for i := range 10 {
 		p.Printf("error when serving connection %d", i)

@@ -17,6 +17,7 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/internal/buildinfo"
+	"github.com/fxd-labs/fxd/internal/logsink"
 )
 
 const testAdminToken = "0123456789abcdef0123456789abcdef"
@@ -159,7 +160,7 @@ func requireMoved(t *testing.T, before, after map[string]*dto.MetricFamily, name
 // TestAdminAnswersCarryRequestIDs: the admin listener's answers, refused
 // and failed ones included, carry an id; a failure is logged with it.
 func TestAdminAnswersCarryRequestIDs(t *testing.T) {
-	buf := &syncBuf{}
+	buf := &logsink.Buffer{}
 	ta := newTestAPI(t)
 	e, err := actors.Open(actors.Config{DataDir: t.TempDir(), Logger: slogTo(buf)})
 	require.NoError(t, err)

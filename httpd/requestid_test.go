@@ -23,6 +23,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/logsink"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -88,32 +89,14 @@ func TestSetRequestIDAllocatesNothing(t *testing.T) {
 type testAPI struct {
 	s    *Server
 	e    *actors.Engine
-	log  *syncBuf
+	log  *logsink.Buffer
 	acct string
 	n    atomic.Int64 // makes each signed request unique
 }
 
-// syncBuf is a log sink safe for the server's goroutines.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func newTestAPI(t *testing.T) *testAPI {
 	t.Helper()
-	buf := &syncBuf{}
+	buf := &logsink.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(buf, nil))
 	e, err := actors.Open(actors.Config{DataDir: t.TempDir(), Logger: logger})
 	require.NoError(t, err)
@@ -335,7 +318,7 @@ func TestLineBudget(t *testing.T) {
 // TestFailureLogIsBounded: beyond failureLinesPerSecond lines in a second
 // the rest are left out (and counted in the next line admitted).
 func TestFailureLogIsBounded(t *testing.T) {
-	buf := &syncBuf{}
+	buf := &logsink.Buffer{}
 	f := newFailureLog(slog.New(slog.NewJSONHandler(buf, nil)))
 	for i := range failureLinesPerSecond * 3 {
 		f.failed("request failed", fmt.Sprint("req_", i), "GET", "/x", 503, nil, 0)
