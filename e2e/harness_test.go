@@ -266,17 +266,7 @@ func tail(s string, n int) string {
 // Kill sends SIGKILL and waits for the process to be gone. It is safe to
 // call from any goroutine, more than once.
 func (s *server) Kill() {
-	s.kill.Do(func() {
-		select {
-		case <-s.exited:
-			return
-		default:
-		}
-		_ = s.cmd.Process.Signal(syscall.SIGKILL)
-	})
-	select {
-	case <-s.exited:
-	case <-time.After(stopDeadline):
+	if !s.end(syscall.SIGKILL) {
 		panic(fmt.Sprintf("fxd serve pid %d did not die within %v of SIGKILL", s.cmd.Process.Pid, stopDeadline))
 	}
 }
@@ -285,19 +275,28 @@ func (s *server) Kill() {
 // to stderr (kept with the log) and exits. For a failure's story when a
 // live node stopped doing something and logged nothing about it.
 func (s *server) DumpStacks() {
+	if !s.end(syscall.SIGQUIT) {
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+		<-s.exited
+	}
+}
+
+// end sends sig unless the process has exited or Kill or DumpStacks
+// signalled it before, and reports whether it is gone within stopDeadline.
+func (s *server) end(sig syscall.Signal) bool {
 	s.kill.Do(func() {
 		select {
 		case <-s.exited:
 			return
 		default:
 		}
-		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
+		_ = s.cmd.Process.Signal(sig)
 	})
 	select {
 	case <-s.exited:
+		return true
 	case <-time.After(stopDeadline):
-		_ = s.cmd.Process.Signal(syscall.SIGKILL)
-		<-s.exited
+		return false
 	}
 }
 
