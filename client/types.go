@@ -388,7 +388,7 @@ type Transaction struct {
 	FromCurrency string  `json:"from_currency"`
 	ToCurrency   string  `json:"to_currency"`
 	AmountIn     string  `json:"amount_in"`
-	AmountOut    string  `json:"amount_out"`
+	AmountOut    *string `json:"amount_out"` // nil: not known yet (a cross-currency transfer before its accept)
 	TxHash       *string `json:"tx_hash"`
 	ReferenceID  string  `json:"reference_id"`
 	Description  *string `json:"description"`

@@ -46,18 +46,27 @@ type LedgerEntryView struct {
 	FromCurrency string  `json:"from_currency"`
 	ToCurrency   string  `json:"to_currency"`
 	AmountIn     string  `json:"amount_in"`
-	AmountOut    string  `json:"amount_out"`
+	AmountOut    *string `json:"amount_out"` // null while unknown: a cross-currency transfer before its accept
 	TxHash       *string `json:"tx_hash"`
 	ReferenceID  string  `json:"reference_id"`
 	Description  *string `json:"description"`
 	CreatedAt    string  `json:"created_at"`
 }
 
+// optionalIn is formatIn of an amount that may be unknown (nil: null).
+func optionalIn(v *big.Int, symbol string) *string {
+	if v == nil {
+		return nil
+	}
+	s := formatIn(v, symbol)
+	return &s
+}
+
 // ViewLedger renders an entry: amounts in currency units.
 func ViewLedger(e *LedgerEntry) LedgerEntryView {
 	return LedgerEntryView{
 		ID: e.ID, Type: e.Type, State: e.State, FromCurrency: e.FromCurrency, ToCurrency: e.ToCurrency,
-		AmountIn: formatIn(e.AmountIn, e.FromCurrency), AmountOut: formatIn(e.AmountOut, e.ToCurrency),
+		AmountIn: formatIn(e.AmountIn, e.FromCurrency), AmountOut: optionalIn(e.AmountOut, e.ToCurrency),
 		TxHash: nullable(e.TxHash), ReferenceID: e.ReferenceID, Description: nullable(e.Description),
 		CreatedAt: RFC3339(e.CreatedAt),
 	}

@@ -84,7 +84,8 @@ func (r *LedgerRow) field(num protowire.Number) *[]byte {
 	return nil
 }
 
-// baseUnitDigits: what appendAmount wrote (absent reads as zero).
+// baseUnitDigits: what appendAmount wrote, or nothing (an amount not known
+// yet: a transfer's amount_out before its accept).
 func baseUnitDigits(b []byte) bool {
 	if len(b) == 0 {
 		return true
@@ -128,7 +129,9 @@ func CSVCells(cells []string, buf []byte, r *LedgerRow) ([]string, []byte) {
 		case 5:
 			buf = AppendUnits(buf, r.AmountIn, DecimalsOf(string(r.FromCurrency)))
 		case 6:
-			buf = AppendUnits(buf, r.AmountOut, DecimalsOf(string(r.ToCurrency)))
+			if len(r.AmountOut) > 0 { // absent: unknown yet, an empty cell (null in the JSON view)
+				buf = AppendUnits(buf, r.AmountOut, DecimalsOf(string(r.ToCurrency)))
+			}
 		case 10:
 			buf = r.CreatedAt.AppendFormat(buf, time.RFC3339)
 		default:

@@ -3,6 +3,7 @@ package domain
 import (
 	"bytes"
 	"encoding/csv"
+	"math/big"
 	"testing"
 	"time"
 
@@ -76,13 +77,17 @@ func TestCSVCellsNeutralizeFormulas(t *testing.T) {
 
 // TestCSVCellsAreTheJSONView: every cell is its field of ViewLedger (the
 // list's JSON), for amounts of every shape, with and without the optional
-// fields; the export reads in place what the list decodes.
+// fields (a null amount_out is an empty cell); the export reads in place
+// what the list decodes.
 func TestCSVCellsAreTheJSONView(t *testing.T) {
 	for i, amt := range []string{"0", "1", "10", "100000", "1000000", "1000001", "1234567890123", "5", "999999999"} {
 		e := ledgerEntry(LedgerFXAMM, "USDC", "EURC", "", t0.Add(time.Duration(i)*time.Second))
 		e.AmountIn, e.AmountOut = bi(amt), bi(amt)
 		if i%2 == 0 {
 			e.TxHash, e.Description = hashFund, "note"
+		}
+		if i%3 == 0 {
+			e.AmountOut = nil // not known yet
 		}
 		v := ViewLedger(e)
 		opt := func(p *string) string {
@@ -91,7 +96,7 @@ func TestCSVCellsAreTheJSONView(t *testing.T) {
 			}
 			return *p
 		}
-		want := []string{v.ID, v.Type, v.State, v.FromCurrency, v.ToCurrency, v.AmountIn, v.AmountOut, opt(v.TxHash), v.ReferenceID, opt(v.Description), v.CreatedAt}
+		want := []string{v.ID, v.Type, v.State, v.FromCurrency, v.ToCurrency, v.AmountIn, opt(v.AmountOut), opt(v.TxHash), v.ReferenceID, opt(v.Description), v.CreatedAt}
 		require.Equal(t, want, csvRow(t, e), "amount %s", amt)
 		var row LedgerRow
 		require.NoError(t, ParseLedgerRow(MarshalLedger(nil, e), &row))
@@ -109,4 +114,42 @@ func TestLedgerCodecRoundTrip(t *testing.T) {
 	require.Equal(t, e, back)
 	_, err = UnmarshalLedger([]byte{0xff})
 	require.Error(t, err)
+}
+
+// A transfer's entry shows amount_out exactly as the transfer does: the
+// amount for a same-currency transfer, null for a cross-currency one until
+// accept prices it, the pool's quote from then on; a zero stays "0".
+func TestTransferLedgerAmountOut(t *testing.T) {
+	cross := &Transfer{ID: "tr_1", Account: acctID, State: TransferCreated, FromCurrency: "USDC", Currency: "EURC",
+		Amount: bi("1500000"), AmountOut: new(big.Int), MinAmountOut: new(big.Int), CreatedAt: t0}
+	same := *cross
+	same.Currency, same.AmountOut = "USDC", bi("1500000")
+	priced := *cross
+	priced.Gasless, priced.AmountOut = &GaslessTerms{}, bi("1380000")
+	zero := ledgerEntry(LedgerPaymentLink, "EURC", "EURC", "", t0)
+	zero.AmountOut = new(big.Int)
+	for _, c := range []struct {
+		name string
+		e    LedgerEntry
+		want *string
+	}{
+		{"cross-currency before accept", cross.Ledger()[0], nil},
+		{"same currency", same.Ledger()[0], ptr("1.5")},
+		{"cross-currency priced", priced.Ledger()[0], ptr("1.38")},
+		{"a link that received nothing", *zero, ptr("0")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := c.e
+			back, err := UnmarshalLedger(MarshalLedger(nil, &e))
+			require.NoError(t, err)
+			require.Equal(t, c.want, ViewLedger(back).AmountOut, "as listed, after the store")
+			want := ""
+			if c.want != nil {
+				want = *c.want
+			}
+			require.Equal(t, want, csvRow(t, &e)[6], "as exported")
+		})
+	}
+	tv := ViewTransfer(cross)
+	require.Nil(t, tv.AmountOut, "the transfer agrees")
 }

@@ -229,7 +229,7 @@ func TestOrderRFQHappyPaths(t *testing.T) {
 	require.Equal(t, want, s.Order)
 	v := ViewLedger(ptrLedger(s.Order))
 	require.Equal(t, LedgerEntryView{ID: ordID, Type: LedgerFXRFQ, State: OrderSettled, FromCurrency: "USDC", ToCurrency: "EURC",
-		AmountIn: "1250.5", AmountOut: "1150.25", TxHash: ptr(hashFund), ReferenceID: ordID, CreatedAt: t0RFC}, v)
+		AmountIn: "1250.5", AmountOut: ptr("1150.25"), TxHash: ptr(hashFund), ReferenceID: ordID, CreatedAt: t0RFC}, v)
 
 	// Submitted pending, then the watcher verifies it.
 	c = newClock()

@@ -68,6 +68,12 @@ type Transfer struct {
 // Cross reports whether the transfer swaps (from_currency ≠ currency).
 func (t *Transfer) Cross() bool { return t.FromCurrency != t.Currency }
 
+// Priced says the transfer's amount_out and min_amount_out are known: a
+// same-currency transfer's from creation, a cross-currency one's once
+// accept has priced its leg on the pool. The view shows them null until
+// then, and so does the ledger's amount_out.
+func (t *Transfer) Priced() bool { return !t.Cross() || t.Gasless != nil }
+
 // TransferState is one transfer entity. The zero value is a transfer that
 // does not exist yet.
 type TransferState struct {
@@ -142,11 +148,15 @@ func (t *Transfer) MarshalRow(dst []byte) []byte { return MarshalTransfer(dst, t
 func (t *Transfer) LookupKeys() []string         { return nil }
 
 // Ledger is the transfer's entry: amount_in in from_currency, amount_out
-// in currency, description the memo.
+// in currency (none until Priced), description the memo.
 func (t *Transfer) Ledger() []LedgerEntry {
+	var out *big.Int
+	if t.Priced() {
+		out = t.AmountOut
+	}
 	return []LedgerEntry{{
 		ID: t.ID, Account: t.Account, Type: LedgerTransfer, State: t.State, FromCurrency: t.FromCurrency, ToCurrency: t.Currency,
-		AmountIn: t.Amount, AmountOut: t.AmountOut, TxHash: t.TxHash, ReferenceID: t.ID, Description: t.Memo, CreatedAt: t.CreatedAt,
+		AmountIn: t.Amount, AmountOut: out, TxHash: t.TxHash, ReferenceID: t.ID, Description: t.Memo, CreatedAt: t.CreatedAt,
 	}}
 }
 

@@ -39,7 +39,7 @@ func ViewTransfer(t *Transfer) TransferView {
 		TxHash: nullable(t.TxHash), FailureReason: nullable(t.FailureReason),
 		ExpiresAt: RFC3339(t.ExpiresAt), CreatedAt: RFC3339(t.CreatedAt), UpdatedAt: RFC3339(t.UpdatedAt),
 	}
-	if !t.Cross() || t.Gasless != nil {
+	if t.Priced() {
 		out, min := formatIn(t.AmountOut, t.Currency), formatIn(t.MinAmountOut, t.Currency)
 		v.AmountOut, v.MinAmountOut = &out, &min
 	}

@@ -148,7 +148,11 @@ func requireExampleRun(t *testing.T, c *client.Client, out string, primary bool)
 		require.Len(t, f, 9, "ledger line %q", l)
 		e, ok := ledger[f[8]]
 		require.True(t, ok, "ledger line %q: no such entry in GET /transactions", l)
-		require.Equal(t, []string{e.Type, e.State, e.AmountIn, e.FromCurrency, "->", e.AmountOut, e.ToCurrency},
+		out := "-" // the example's mark for an amount_out not known yet
+		if e.AmountOut != nil {
+			out = *e.AmountOut
+		}
+		require.Equal(t, []string{e.Type, e.State, e.AmountIn, e.FromCurrency, "->", out, e.ToCurrency},
 			f[1:8], "ledger line %q against the API's entry", l)
 		require.True(t, printed[f[8]], "ledger entry %s was not printed by an earlier step", f[8])
 		kinds = append(kinds, e.Type+" "+e.State)

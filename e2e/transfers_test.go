@@ -361,6 +361,22 @@ func TestCrossCurrencyTransfer(t *testing.T) {
 	require.Nil(t, v.AmountOut)
 	require.Equal(t, "null", string(v.Signing))
 	requireError(t, tr.submitTransfer(t, v.ID, `{"signature":"0x00"}`), 409, "invalid_state")
+	// The ledger agrees: amount_out null in the list, an empty cell in the export.
+	entries := call(t, tr.c, "GET", basePath+"/transactions?type=transfer", "", nil)
+	require.Equal(t, 200, entries.Status, "%s", entries.Body)
+	var listed struct {
+		Data []map[string]any `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(entries.Body, &listed))
+	require.Len(t, listed.Data, 1)
+	require.Contains(t, listed.Data[0], "amount_out")
+	require.Nil(t, listed.Data[0]["amount_out"], "not known before accept")
+	export := call(t, tr.c, "GET", basePath+"/transactions/export?type=transfer", "", nil)
+	require.Equal(t, 200, export.Status)
+	cells, err := csv.NewReader(strings.NewReader(string(export.Body))).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, cells, 2)
+	require.Equal(t, []string{v.ID, "", "100"}, []string{cells[1][0], cells[1][6], cells[1][5]})
 
 	acc := call(t, tr.c, "POST", basePath+"/transfers/"+v.ID+"/accept", "", nil)
 	require.Equal(t, 200, acc.Status, "%s", acc.Body)

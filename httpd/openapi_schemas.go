@@ -450,7 +450,7 @@ func openAPISchemas() obj {
 			"from_currency": currency(""),
 			"to_currency":   currency(""),
 			"amount_in":     amount(""),
-			"amount_out":    amount(""),
+			"amount_out":    orNull(amount("In to_currency; null while not known: a cross-currency transfer before its accept (as the transfer's own amount_out). An empty cell in the export.")),
 			"tx_hash":       orNull(described(sref("Bytes32"), "")),
 			"reference_id":  tString("Id of the order, transfer or payment link."),
 			"description":   orNull(tString("The transfer's memo or the payment link's description.")),

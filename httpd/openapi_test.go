@@ -386,6 +386,11 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	cross := *same
 	cross.Currency, cross.Signing, cross.AmountOut, cross.MinAmountOut = "EURC", nil, new(big.Int), new(big.Int)
 	valid("Transfer", mustJSON(t, domain.ViewTransfer(&cross)))
+	// Their ledger entries: amount_out null before the cross-currency accept.
+	for _, tr := range []*domain.Transfer{same, &cross} {
+		e := tr.Ledger()[0]
+		valid("Transaction", mustJSON(t, domain.ViewLedger(&e)))
+	}
 	cross.State, cross.Signing = domain.TransferAccepted, []byte(mustJSON(t, amm))
 	cross.Gasless = &domain.GaslessTerms{}
 	cross.AmountOut, cross.MinAmountOut = big.NewInt(4_600_000), big.NewInt(4_577_000)

@@ -79,7 +79,7 @@ func (ex *example) printLedger(ctx context.Context) error {
 		if !ex.mine[e.ReferenceID] {
 			continue
 		}
-		say("ledger", "%s %s %s %s -> %s %s %s", e.Type, e.State, e.AmountIn, e.FromCurrency, e.AmountOut, e.ToCurrency, e.ReferenceID)
+		say("ledger", "%s %s %s %s -> %s %s %s", e.Type, e.State, e.AmountIn, e.FromCurrency, deref(e.AmountOut), e.ToCurrency, e.ReferenceID)
 		n++
 	}
 	if n != len(ex.mine) {
