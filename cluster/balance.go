@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -250,56 +249,37 @@ func (b *Balancer) Round(ctx context.Context) (RoundMoves, error) {
 	return rm, nil
 }
 
-// placementReads bounds the stream info requests a round has in flight.
-const placementReads = 8
-
-// placements reads every partition stream's placement, placementReads at
-// a time. A stream whose placement cannot be read (its info request
-// unanswered while its leader is elected or a replica moves: up to
-// requestTimeout) is returned with no leader and unsettled, so the round
-// moves nothing of it and spreads no replica, and goes on with the
-// others; unread counts them. Before, one such stream failed the whole
-// round, and the 64 reads, one after another, took up to 5 s each: a
-// node added to the cluster waited minutes for its first partition.
+// placements reads every partition stream's placement (streamInfos). A
+// stream whose placement cannot be read (its info request unanswered while
+// its leader is elected or a replica moves: up to requestTimeout) is
+// returned with no leader and unsettled, so the round moves nothing of it
+// and spreads no replica, and goes on with the others; unread counts
+// them. Before, one such stream failed the whole round, and the 64 reads,
+// one after another, took up to 5 s each: a node added to the cluster
+// waited minutes for its first partition.
 func (b *Balancer) placements(ctx context.Context) (ps []Placement, unread int) {
-	ps = make([]Placement, b.partitions)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	slots := make(chan struct{}, placementReads)
-	for p := range b.partitions {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			pl, err := b.placement(ctx, StreamName(p))
-			if err != nil {
-				pl = Placement{Stream: StreamName(p)}
-				mu.Lock()
-				unread++
-				mu.Unlock()
-			}
-			ps[p] = pl
-		}()
+	names := make([]string, b.partitions)
+	for p := range names {
+		names[p] = StreamName(p)
 	}
-	wg.Wait()
+	infos := streamInfos(ctx, b.js, names, requestTimeout)
+	ps = make([]Placement, len(names))
+	for i, info := range infos {
+		if info == nil {
+			ps[i] = Placement{Stream: names[i]}
+			unread++
+			continue
+		}
+		ps[i] = placementOf(names[i], info)
+	}
 	return ps, unread
 }
 
-// placement reads one stream's leader and eligible replicas.
-func (b *Balancer) placement(ctx context.Context, stream string) (Placement, error) {
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	s, err := b.js.Stream(ctx, stream)
-	if err != nil {
-		return Placement{}, fmt.Errorf("cluster: placement of %s: %w", stream, err)
-	}
-	info, err := s.Info(ctx)
-	if err != nil {
-		return Placement{}, fmt.Errorf("cluster: placement of %s: %w", stream, err)
-	}
+// placementOf is one stream's leader and eligible replicas, from its info.
+func placementOf(stream string, info *jetstream.StreamInfo) Placement {
 	pl := Placement{Stream: stream}
 	if info.Cluster == nil {
-		return pl, nil
+		return pl
 	}
 	pl.Leader = info.Cluster.Leader
 	if pl.Leader != "" {
@@ -312,7 +292,7 @@ func (b *Balancer) placement(ctx context.Context, stream string) (Placement, err
 		}
 	}
 	pl.Settled = pl.Leader != "" && len(pl.Peers) == info.Config.Replicas && len(pl.Eligible) == len(pl.Peers)-1
-	return pl, nil
+	return pl
 }
 
 // replicaSeenWithin is how recently a replica must have answered its

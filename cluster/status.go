@@ -2,7 +2,7 @@ package cluster
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/fxd-labs/fxd/actors"
 )
@@ -35,31 +35,36 @@ type ReplicaStatus struct {
 	Lag     uint64 `json:"lag"` // raft entries behind the leader
 }
 
-// Status asks JetStream for every partition stream's placement. A stream
-// that does not answer (its leader being elected) shows no leader.
+// Status asks JetStream for every partition stream's placement
+// (streamInfos, each within statusReadTimeout). A stream that does not
+// answer (its leader being elected) shows no leader; so does every stream
+// not read when ctx ends. Before, the streams were read one after another
+// under ctx alone: the first that did not answer used up the admin's
+// 10 s and the whole status failed (503), right after a node was killed.
 func (n *Node) Status(ctx context.Context) (Status, error) {
+	parts := n.Engine.Parts()
+	names := make([]string, 0, len(parts)+1)
+	for _, part := range parts {
+		names = append(names, StreamName(part.Part))
+	}
+	infos := streamInfos(ctx, n.JS, append(names, RelayStream), statusReadTimeout)
 	st := Status{Node: n.NATS.Name()}
-	for _, part := range n.Engine.Parts() {
-		ps := PartitionStatus{PartStatus: part, Stream: StreamName(part.Part), Replicas: []ReplicaStatus{}}
-		s, err := n.JS.Stream(ctx, ps.Stream)
-		if err == nil {
-			info, err := s.Info(ctx)
-			if err == nil && info.Cluster != nil {
-				ps.Leader = info.Cluster.Leader
-				for _, r := range info.Cluster.Replicas {
-					ps.Replicas = append(ps.Replicas, ReplicaStatus{Node: r.Name, Current: r.Current, Offline: r.Offline, Lag: r.Lag})
-				}
+	for i, part := range parts {
+		ps := PartitionStatus{PartStatus: part, Stream: names[i], Replicas: []ReplicaStatus{}}
+		if info := infos[i]; info != nil && info.Cluster != nil {
+			ps.Leader = info.Cluster.Leader
+			for _, r := range info.Cluster.Replicas {
+				ps.Replicas = append(ps.Replicas, ReplicaStatus{Node: r.Name, Current: r.Current, Offline: r.Offline, Lag: r.Lag})
 			}
-		}
-		if ctx.Err() != nil {
-			return Status{}, fmt.Errorf("cluster: status: %w", ctx.Err())
 		}
 		st.Partitions = append(st.Partitions, ps)
 	}
-	if s, err := n.JS.Stream(ctx, RelayStream); err == nil {
-		if info, err := s.Info(ctx); err == nil && info.Cluster != nil {
-			st.Relayer = info.Cluster.Leader
-		}
+	if info := infos[len(parts)]; info != nil && info.Cluster != nil {
+		st.Relayer = info.Cluster.Leader
 	}
 	return st, nil
 }
+
+// statusReadTimeout bounds the wait for one stream's info in Status: the
+// admin request has 10 s for all 65, placementReads at a time.
+const statusReadTimeout = time.Second
