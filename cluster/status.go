@@ -65,6 +65,8 @@ func (n *Node) Status(ctx context.Context) (Status, error) {
 	return st, nil
 }
 
-// statusReadTimeout bounds the wait for one stream's info in Status: the
-// admin request has 10 s for all 65, placementReads at a time.
-const statusReadTimeout = time.Second
+// statusReadTimeout bounds the wait for one stream's info in Status. The
+// admin request has 10 s for all 65, placementReads at a time: a few
+// streams without a leader hold a slot each for this long while the others
+// are read; an answer on a loaded machine gets more than a second.
+const statusReadTimeout = 3 * time.Second
