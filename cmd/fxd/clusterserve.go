@@ -116,7 +116,7 @@ func runClusterServe(stdout io.Writer, logger *slog.Logger, f serveFlags, basePa
 		return errors.Join(err, stopClusterNode(node, hooks, chain))
 	}
 	node.Router.Responder = forward.NewResponder(node.Conn, api.Handler(), httpd.WriteError)
-	clusterAdmin := httpd.ClusterAdmin{Status: func(ctx context.Context) (any, error) { return node.Status(ctx) }, RemovePeer: node.RemovePeer}
+	clusterAdmin := httpd.ClusterAdmin{Status: func(ctx context.Context) (any, error) { return node.Status(ctx), nil }, RemovePeer: node.RemovePeer}
 	admin := &http.Server{Handler: adminHandler.WithWebhooks(hooks).WithCluster(clusterAdmin),
 		ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	errc, failures := make(chan error, 2), make(chan error, 2)
