@@ -140,7 +140,7 @@ func TestFloorUnderLoad(t *testing.T) {
 }
 
 func TestReportTable(t *testing.T) {
-	rep := &Report{Date: "2026-01-02", Machine: MachineInfo(),
+	rep := &Report{Date: "2026-01-02", Machine: MachineInfo(""),
 		RateLimit:   []MicroResult{{Name: "x", N: 10, NsPerOp: 50, Target: true}},
 		WAL:         &WALResult{Goroutines: 1, PayloadBytes: 100, Rate: 400_000, Batches: -1},
 		FloorReads:  &LoadResult{Rate: 1000, OK: 1000, ServerCPUUs: 80},
@@ -343,7 +343,7 @@ func TestQuoteRows(t *testing.T) {
 	} {
 		require.Equal(t, c.want, openRow("q", c.r, c.target).Result, "%+v %v", c.r, c.target)
 	}
-	rep := &Report{Date: "2026-01-02", Machine: MachineInfo(),
+	rep := &Report{Date: "2026-01-02", Machine: MachineInfo(""),
 		Settings: Settings{QuoteRate: 1000, AcceptRate: 100, Only: OnlyQuotes},
 		FX:       &QuotePhase{Quotes: good, Accepts: &slow}}
 	rep.BuildRows()

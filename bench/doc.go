@@ -190,6 +190,19 @@
 // extra warm-ups; the floor has no rate limit and takes the same keys
 // without spending their budget.
 //
+// # Comparing builds
+//
+// A figure that moved may be the code's or the machine's: the machine
+// under the saved runs changes (its disk's fsync rate halved between
+// 2026-11-25 and 2026-11-28). -bin measures any build of fxd with this
+// checkout's bench, so an older commit's binary (built with `make build`
+// in a worktree of it) and today's, run one after the other, alternating,
+// on the same day, tell the two apart. The report names the commit of the
+// binary it measured (`fxd version`), and the checkout's beside it when
+// they differ; the results README shows the binary's. The in-process
+// phases (the log writer, the rate limiter) run the checkout's code
+// whatever -bin says.
+//
 // With -perf DIR, each server is sampled with Linux perf during its first
 // window (fxd serves no pprof endpoint); the table is followed by the share
 // of samples per kind of code and the hottest symbols. The floor's samples

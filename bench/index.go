@@ -59,7 +59,8 @@ func WriteIndex(dir string) error {
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].rep.Started.Before(runs[j].rep.Started) })
 	var b strings.Builder
 	b.WriteString("# Saved bench runs\n\nWritten by `make bench` (fxbench) after each run, from the JSON reports in this folder.\n" +
-		"Figures from different machines do not compare; the ratios to floors measured in the same run do.\n\n")
+		"Figures from different machines do not compare; the ratios to floors measured in the same run do.\n" +
+		"The commit is the measured fxd binary's (-bin may run another commit's); the in-process log writer phase runs the checkout's code.\n\n")
 	b.WriteString("| report | started | commit | CPU |")
 	for _, c := range indexColumns {
 		b.WriteString(" " + c.title + " |")
@@ -67,14 +68,7 @@ func WriteIndex(dir string) error {
 	b.WriteString("\n|---|---|---|---|" + strings.Repeat("---|", len(indexColumns)) + "\n")
 	for _, r := range runs {
 		m := r.rep.Machine
-		commit := m.GitCommit
-		if len(commit) > 12 {
-			commit = commit[:12]
-		}
-		if m.GitDirty {
-			commit += "+dirty"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |", r.name, r.rep.Started.UTC().Format("2006-01-02 15:04"), cell(commit),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |", r.name, r.rep.Started.UTC().Format("2006-01-02 15:04"), cell(m.Commit()),
 			cell(fmt.Sprintf("%s, %d CPU", m.CPUModel, m.NumCPU)))
 		for _, c := range indexColumns {
 			b.WriteString(" " + cell(rowValue(r.rep.Rows, c.row)) + " |")

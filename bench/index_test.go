@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/internal/buildinfo"
 )
 
 func TestWriteIndex(t *testing.T) {
@@ -16,7 +18,7 @@ func TestWriteIndex(t *testing.T) {
 		Machine: Machine{CPUModel: "AMD EPYC", NumCPU: 2, GitCommit: "0123456789abcdef"},
 		Rows:    []Row{{Name: "fxd reads / floor reads", Value: "0.967", Result: "PASS"}, {Name: "quote POST /fx/quotes @ 1,000/s", Value: "p99 1.09 ms"}}}
 	newer := &Report{Date: "2026-01-02", Started: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
-		Machine:  Machine{CPUModel: "Intel|Xeon", NumCPU: 4, GitCommit: "fedcba", GitDirty: true},
+		Machine:  Machine{CPUModel: "Intel|Xeon", NumCPU: 4, GitCommit: "fedcba", GitDirty: true, FXD: &buildinfo.Info{Version: "b3511ac", Commit: "b3511ac390ca"}},
 		Settings: Settings{Only: "quotes"}}
 	for _, r := range []*Report{newer, old} {
 		_, err := r.Save(dir)
@@ -31,6 +33,6 @@ func TestWriteIndex(t *testing.T) {
 	require.Contains(t, lines[len(lines)-3], "| 2026-01-03.json | 0001-01-01 00:00 | — | — |", "unreadable first (no start time)")
 	require.Contains(t, lines[len(lines)-2], "| 2026-01-01.json | 2026-01-01 00:00 | 0123456789ab | AMD EPYC, 2 CPU | 0.967 PASS | — |")
 	require.Contains(t, lines[len(lines)-2], "| p99 1.09 ms |")
-	require.Contains(t, lines[len(lines)-1], "| 2026-01-02-quotes.json | 2026-01-02 00:00 | fedcba+dirty | Intel\\|Xeon, 4 CPU |")
+	require.Contains(t, lines[len(lines)-1], "| 2026-01-02-quotes.json | 2026-01-02 00:00 | b3511ac390ca | Intel\\|Xeon, 4 CPU |", "the binary's commit, not the checkout's")
 	require.NotContains(t, string(b), "torture-", "a torture summary is no bench report")
 }

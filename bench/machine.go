@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fxd-labs/fxd/internal/buildinfo"
 )
 
 // Machine describes where the numbers were taken.
@@ -26,15 +29,19 @@ type Machine struct {
 	MemTotalMB int64  `json:"mem_total_mb,omitempty"`
 	GitCommit  string `json:"git_commit,omitempty"`
 	GitDirty   bool   `json:"git_dirty,omitempty"`
+	// FXD is the build of the fxd binary measured (`fxd version`), which
+	// need not be the checkout's: an A/B run benches another commit's
+	// binary with -bin.
+	FXD *buildinfo.Info `json:"fxd_build,omitempty"`
 	// Load averages at the start and the end of the run: other work on the
 	// machine makes absolute numbers noisy.
 	LoadAvgStart string `json:"loadavg_start,omitempty"`
 	LoadAvgEnd   string `json:"loadavg_end,omitempty"`
 }
 
-// MachineInfo collects what it can; every field but the Go ones is best
-// effort.
-func MachineInfo() Machine {
+// MachineInfo collects what it can about the machine and the fxd binary
+// bin ("" for none); every field but the Go ones is best effort.
+func MachineInfo(bin string) Machine {
 	m := Machine{
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, NumCPU: runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
@@ -60,7 +67,40 @@ func MachineInfo() Machine {
 			m.GitDirty = len(bytes.TrimSpace(st)) > 0
 		}
 	}
+	if bin != "" {
+		if out, err := exec.Command(bin, "version").Output(); err == nil {
+			var info buildinfo.Info
+			if json.Unmarshal(out, &info) == nil && info.Commit != "" && info.Commit != "unknown" {
+				m.FXD = &info
+			}
+		}
+	}
 	return m
+}
+
+// Commit names the code measured: the fxd binary's commit when it says
+// (+dirty when built from a changed tree), else the checkout's.
+func (m Machine) Commit() string {
+	c, dirty := m.GitCommit, m.GitDirty
+	if m.FXD != nil {
+		c, dirty = m.FXD.Commit, strings.HasSuffix(m.FXD.Version, "-dirty")
+	}
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	if dirty {
+		c += "+dirty"
+	}
+	return c
+}
+
+// BenchCommit is the checkout's commit when it differs from the binary's
+// (the bench's own code then is not the binary's), else "".
+func (m Machine) BenchCommit() string {
+	if m.FXD == nil || m.GitCommit == "" || strings.HasPrefix(m.GitCommit, m.FXD.Commit) {
+		return ""
+	}
+	return (Machine{GitCommit: m.GitCommit, GitDirty: m.GitDirty}).Commit()
 }
 
 func loadAvg() string {

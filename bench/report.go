@@ -524,12 +524,9 @@ func (rep *Report) PrintTable(w io.Writer) {
 		}
 	}
 	m := rep.Machine
-	commit := m.GitCommit
-	if len(commit) > 12 {
-		commit = commit[:12]
-	}
-	if m.GitDirty {
-		commit += "+dirty"
+	commit := m.Commit()
+	if b := m.BenchCommit(); b != "" {
+		commit += " (bench at " + b + ")"
 	}
 	fmt.Fprintf(w, "\n%s/%s, %d CPU (%s), %s, commit %s, load avg %s → %s\n", m.GOOS, m.GOARCH, m.NumCPU, m.CPUModel,
 		m.GoVersion, commit, m.LoadAvgStart, m.LoadAvgEnd)

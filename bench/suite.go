@@ -249,7 +249,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	say := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
 	rep := &Report{
-		Date: time.Now().Format("2006-01-02"), Started: time.Now().UTC(), Machine: MachineInfo(),
+		Date: time.Now().Format("2006-01-02"), Started: time.Now().UTC(), Machine: MachineInfo(cfg.Bin),
 		Settings: Settings{Quick: cfg.Quick, Generator: cfg.Gen, Conns: cfg.Conns, ConnsSwept: cfg.Conns == 0,
 			Rounds: max(cfg.Rounds, 1), WarmupS: cfg.Warmup.Seconds(), DurationS: cfg.Duration.Seconds(), WALGoroutines: cfg.WALGoroutines,
 			WALPayload: cfg.WALPayload, WALDurationS: cfg.WALDuration.Seconds(), MemAccounts: cfg.MemAccounts, MemIdle: cfg.MemIdleAccounts,

@@ -342,12 +342,9 @@ func readBaseline(path string) (*Baseline, time.Time, error) {
 		return nil, time.Time{}, err
 	}
 	var r struct {
-		Date    string    `json:"date"`
-		Started time.Time `json:"started"`
-		Machine struct {
-			GitCommit string `json:"git_commit"`
-			GitDirty  bool   `json:"git_dirty"`
-		} `json:"machine"`
+		Date     string    `json:"date"`
+		Started  time.Time `json:"started"`
+		Machine  Machine   `json:"machine"`
 		Settings struct {
 			Quick bool `json:"quick"`
 		} `json:"settings"`
@@ -359,14 +356,7 @@ func readBaseline(path string) (*Baseline, time.Time, error) {
 	if r.FXDWrites == nil || r.FXDWrites.Rate <= 0 || r.Settings.Quick {
 		return nil, r.Started, nil
 	}
-	c := r.Machine.GitCommit
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	if r.Machine.GitDirty {
-		c += "+dirty"
-	}
-	return &Baseline{File: filepath.Base(path), Date: r.Date, Commit: c, FXDWrites: r.FXDWrites}, r.Started, nil
+	return &Baseline{File: filepath.Base(path), Date: r.Date, Commit: r.Machine.Commit(), FXDWrites: r.FXDWrites}, r.Started, nil
 }
 
 // webhookKeyPlan sizes the key sets of the phase: the open loop's slots

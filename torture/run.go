@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 )
@@ -191,13 +189,4 @@ func randomSeed() uint64 {
 		return s
 	}
 	return 1
-}
-
-// binaryVersion is `bin version`'s line ("" if it fails).
-func binaryVersion(bin string) string {
-	out, err := exec.Command(bin, "version").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

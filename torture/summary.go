@@ -8,24 +8,25 @@ import (
 	"time"
 
 	"github.com/fxd-labs/fxd/bench"
+	"github.com/fxd-labs/fxd/internal/buildinfo"
 )
 
 // Summary is what a run did and found; fxtorture writes it as JSON.
 type Summary struct {
-	Seed            uint64    `json:"seed"`
-	Replay          string    `json:"replay"`
-	StartedAt       time.Time `json:"started_at"`
-	PlannedDuration string    `json:"planned_duration"`
-	Wall            string    `json:"wall"`
-	WallSeconds     float64   `json:"wall_seconds"`
-	Commit          string    `json:"commit,omitempty"`
-	CommitDirty     bool      `json:"commit_dirty,omitempty"`
-	Binary          string    `json:"binary_version,omitempty"`
-	CPUModel        string    `json:"cpu_model,omitempty"`
-	NumCPU          int       `json:"num_cpu"`
-	Accounts        int       `json:"accounts"`
-	Workers         int       `json:"workers"`
-	ClientTimeout   string    `json:"client_timeout"`
+	Seed            uint64          `json:"seed"`
+	Replay          string          `json:"replay"`
+	StartedAt       time.Time       `json:"started_at"`
+	PlannedDuration string          `json:"planned_duration"`
+	Wall            string          `json:"wall"`
+	WallSeconds     float64         `json:"wall_seconds"`
+	Commit          string          `json:"commit,omitempty"`
+	CommitDirty     bool            `json:"commit_dirty,omitempty"`
+	FXD             *buildinfo.Info `json:"fxd_build,omitempty"` // the binary run (`fxd version`)
+	CPUModel        string          `json:"cpu_model,omitempty"`
+	NumCPU          int             `json:"num_cpu"`
+	Accounts        int             `json:"accounts"`
+	Workers         int             `json:"workers"`
+	ClientTimeout   string          `json:"client_timeout"`
 
 	Faults    faultStats      `json:"faults"`
 	Receivers []receiverStats `json:"receivers"`
@@ -64,13 +65,12 @@ type requestStats struct {
 
 // summarize gathers the summary of h (the run began at began).
 func (h *harness) summarize(began time.Time, walFinal string) Summary {
-	m := bench.MachineInfo()
+	m := bench.MachineInfo(h.cfg.Bin)
 	s := Summary{Seed: h.seed, Replay: replayHint(h.seed), StartedAt: began.UTC(), PlannedDuration: h.cfg.Duration.String(),
 		Wall: time.Since(began).Round(time.Second).String(), WallSeconds: time.Since(began).Seconds(),
-		Commit: m.GitCommit, CommitDirty: m.GitDirty, CPUModel: m.CPUModel, NumCPU: m.NumCPU,
+		Commit: m.GitCommit, CommitDirty: m.GitDirty, FXD: m.FXD, CPUModel: m.CPUModel, NumCPU: m.NumCPU,
 		Accounts: h.cfg.Accounts, Workers: len(h.workers), ClientTimeout: h.cfg.ClientTimeout.String(),
 		RSSLimitMiB: h.cfg.RSSLimit >> 20, GoMemLimitMiB: memLimitOf(h.cfg.RSSLimit) >> 20, WALFinal: walFinal, Ops: map[string]int{}}
-	s.Binary = binaryVersion(h.cfg.Bin)
 	for _, k := range receiverKinds {
 		if r := h.recv[k]; r != nil {
 			s.Receivers = append(s.Receivers, r.stats())
