@@ -210,7 +210,8 @@ func maxTransferUnits(decimals int) *big.Int {
 }
 
 // accept builds the gasless leg of a cross-currency transfer; accepting
-// again answers the transfer as it is, with fresh issues.
+// again answers the transfer as it is, with fresh issues; accepting one
+// that expired unaccepted is 409, as before its expiry was recorded.
 func (s *TransferState) accept(c AcceptTransfer, env Env) ([]*Transfer, Reply, *Error) {
 	t := s.Transfer
 	if t.Account != c.Account {
@@ -220,6 +221,12 @@ func (s *TransferState) accept(c AcceptTransfer, env Env) ([]*Transfer, Reply, *
 		return nil, Reply{}, ErrInvalidState("transfer %s is in one currency: sign signing.tx and submit its tx_hash", t.ID)
 	}
 	if t.State != TransferCreated {
+		// Accept is idempotent: a transfer accepted once answers as it is,
+		// wherever it went since (as an accepted quote answers its order).
+		// One that left created without an accept (it expired) never will.
+		if t.Gasless == nil {
+			return nil, Reply{}, ErrInvalidState("transfer %s is %s and was never accepted", t.ID, t.State)
+		}
 		return nil, jsonReply(200, ViewTransferAccept(t, c.Issues)), nil
 	}
 	if c.Refusal != nil {

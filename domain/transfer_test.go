@@ -238,3 +238,51 @@ func statuses(rs []Reply) []int {
 	}
 	return out
 }
+
+// TestTransferAcceptByState: accept builds the leg once; every later accept
+// of a transfer accepted once answers it as it is, wherever it went since,
+// and one that expired unaccepted is 409, before and after its expiry is
+// recorded alike.
+func TestTransferAcceptByState(t *testing.T) {
+	accept := AcceptTransfer{Account: acctID, Gasless: gaslessLeg(), AmountOut: bi("229000000"), Signing: []byte(`{}`)}
+	signed := SubmitTransferSignature{Signature: goodSig, Verified: true}
+	for _, tc := range []struct {
+		name   string
+		before []Command
+		at     time.Duration // the clock's jump before the last steps (after before)
+		then   []Command
+		state  string
+		status int
+	}{
+		{name: "created", state: TransferAccepted, status: 200},
+		{name: "created past its expiry", at: TransferTTL + time.Second, state: TransferCreated, status: 409},
+		{name: "expired unaccepted", at: TransferTTL + time.Second, then: []Command{ExpireTransfer{}}, state: TransferExpired, status: 409},
+		{name: "accepted", before: []Command{accept}, state: TransferAccepted, status: 200},
+		{name: "accepted, then expired", before: []Command{accept}, at: 3 * time.Minute, then: []Command{ExpireTransfer{}}, state: TransferExpired, status: 200},
+		{name: "submitted", before: []Command{accept, signed}, state: TransferSubmitted, status: 200},
+		{name: "failed", before: []Command{accept, signed, TransferMined{Reason: "Reverted()"}}, state: TransferFailed, status: 200},
+		{name: "confirmed", before: []Command{accept, signed, TransferMined{TxHash: hashOther, Success: true, AmountOut: bi("228500000")}}, state: TransferConfirmed, status: 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClock()
+			s := NewTransferState()
+			r := runTransfer(t, c, s, append([]Command{createTransferCmd("USDC", "EURC")}, tc.before...)...)
+			for i, rep := range r {
+				require.Less(t, rep.Status, 300, "step %d: %s", i, rep.Body)
+			}
+			c.advance(tc.at)
+			for i, rep := range runTransfer(t, c, s, tc.then...) {
+				require.Less(t, rep.Status, 300, "then %d: %s", i, rep.Body)
+			}
+			r = runTransfer(t, c, s, accept)
+			require.Equal(t, tc.status, r[0].Status, string(r[0].Body))
+			require.Equal(t, tc.state, s.Transfer.State)
+			if tc.status == 200 {
+				require.Contains(t, string(r[0].Body), `"state":"`+tc.state+`"`)
+				require.Contains(t, string(r[0].Body), `"issues":`)
+			} else {
+				require.Contains(t, string(r[0].Body), CodeInvalidState)
+			}
+		})
+	}
+}

@@ -425,7 +425,8 @@ func TestCrossCurrencyTransfer(t *testing.T) {
 // insufficient_allowance, nothing relayed, still accepted); it approves,
 // submits the same signature again and the transfer is confirmed. An
 // accepted transfer nobody submits expires at the leg's deadline
-// (--order-deadline), and fires no event.
+// (--order-deadline), fires no event, and accepting it again answers it
+// as it is (expired).
 func TestCrossCurrencyPreflight(t *testing.T) {
 	t.Parallel()
 	jsDir(t)
@@ -460,4 +461,10 @@ func TestCrossCurrencyPreflight(t *testing.T) {
 	exp := tr.awaitTransfer(t, late.ID, "expired", 40*time.Second)
 	require.NotNil(t, exp.FailureReason)
 	requireError(t, tr.submitTransfer(t, late.ID, fmt.Sprintf(`{"signature":%q}`, sig)), 409, "invalid_state")
+	again := call(t, tr.c, "POST", basePath+"/transfers/"+late.ID+"/accept", "", nil)
+	require.Equal(t, 200, again.Status, "accept is idempotent: an accepted transfer answers as it is, expired too: %s", again.Body)
+	decodeStrictJSON(t, again.Body, &av)
+	require.Equal(t, "expired", av.State)
+	require.Nil(t, av.Issues.Allowance)
+	require.Nil(t, av.Issues.Balance)
 }
