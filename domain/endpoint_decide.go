@@ -133,8 +133,7 @@ func (s *EndpointState) create(c CreateEndpoint, env Env) (*Endpoint, Reply, *Er
 	}
 	e := &Endpoint{ID: c.ID, Account: c.Account, URL: c.URL, Events: events, Description: c.Description, State: EndpointEnabled,
 		Secrets: []SealedSecret{{Sealed: c.Sealed}}, CreatedAt: env.Now, UpdatedAt: env.Now}
-	v := EndpointCreatedView{EndpointView: ViewEndpoint(e), Secret: SealedToken(c.Sealed)}
-	return e, jsonReply(201, v), nil
+	return e, jsonReply(201, ViewEndpointCreated(e, SealedToken(c.Sealed))), nil
 }
 
 // apply edits n as the PATCH asks; re-enabling resets the failures.

@@ -79,6 +79,8 @@ func TestEndpointCreate(t *testing.T) {
 			require.True(t, ok)
 			require.Equal(t, sealedA, got)
 			require.Equal(t, EndpointEnabled, v.State)
+			require.Regexp(t, `^\{"id":"[^"]+","url":"[^"]+","events":\[[^]]*\],"description":[^,]+,"state":"enabled","secret":"sealed:[^"]+","created_at":"[^"]+"\}$`,
+				string(r.Body), "CONTRACT.md's field order")
 		})
 	}
 }

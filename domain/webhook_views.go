@@ -19,10 +19,23 @@ func ViewEndpoint(e *Endpoint) EndpointView {
 }
 
 // EndpointCreatedView is POST /webhooks's answer: the only one with the
-// secret (in the stored answer, its SealedToken).
+// secret (in the stored answer, its SealedToken). Field order is the wire
+// order, CONTRACT.md's: the secret comes before created_at.
 type EndpointCreatedView struct {
-	EndpointView
-	Secret string `json:"secret"`
+	ID          string   `json:"id"`
+	URL         string   `json:"url"`
+	Events      []string `json:"events"`
+	Description *string  `json:"description"`
+	State       string   `json:"state"`
+	Secret      string   `json:"secret"`
+	CreatedAt   string   `json:"created_at"`
+}
+
+// ViewEndpointCreated renders a new endpoint with its secret's token.
+func ViewEndpointCreated(e *Endpoint, secretToken string) EndpointCreatedView {
+	v := ViewEndpoint(e)
+	return EndpointCreatedView{ID: v.ID, URL: v.URL, Events: v.Events, Description: v.Description, State: v.State,
+		Secret: secretToken, CreatedAt: v.CreatedAt}
 }
 
 // SecretView is POST /webhooks/{id}/rotate-secret's answer.
