@@ -173,7 +173,7 @@ func ParseLedgerFilter(typ, currency, from, to string) (LedgerFilter, *Error) {
 		if b.v == "" {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339, b.v)
+		t, err := parseQueryTime(b.v)
 		if err != nil {
 			return f, ErrInvalid("%s must be an RFC 3339 time", b.name)
 		}
@@ -183,6 +183,20 @@ func ParseLedgerFilter(typ, currency, from, to string) (LedgerFilter, *Error) {
 		return f, ErrInvalid("to is before from")
 	}
 	return f, nil
+}
+
+// parseQueryTime reads an RFC 3339 time from a query string. A positive
+// offset sent unencoded (?from=2026-01-01T00:00:00+01:00) arrives as a
+// space, since a query's "+" decodes as one: a space where the offset's
+// sign stands is read as "+", the only thing it can have been.
+func parseQueryTime(v string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil && len(v) > 6 && v[len(v)-6] == ' ' {
+		if t2, err2 := time.Parse(time.RFC3339, v[:len(v)-6]+"+"+v[len(v)-5:]); err2 == nil {
+			return t2, nil
+		}
+	}
+	return t, err
 }
 
 // Match reports whether the filter selects e. created_at is compared as

@@ -29,13 +29,18 @@ func TestLedgerFilter(t *testing.T) {
 		{"", "", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", true}, // inclusive bounds
 		{"", "", "2026-01-01T00:00:01Z", "", false},
 		{"", "", "", "2025-12-31T23:59:59Z", false},
+		{"", "", "2026-01-01T01:00:00+01:00", "2026-01-01T01:00:00+01:00", true}, // an offset, encoded
+		{"", "", "2026-01-01T01:00:00 01:00", "", true},                          // its "+" decoded as a space
+		{"", "", "2026-01-01T01:00:01 01:00", "", false},
+		{"", "", "", "2025-12-31T23:59:59-00:00", false},
 	} {
 		f, err := ParseLedgerFilter(tc.typ, tc.cur, tc.from, tc.to)
 		require.Nil(t, err)
 		require.Equal(t, tc.match, f.Match(e), "%+v", tc)
 	}
 	for _, bad := range [][4]string{{"swap", "", "", ""}, {"", "BTC", "", ""}, {"", "", "yesterday", ""},
-		{"", "", "", "2026-13-01T00:00:00Z"}, {"", "", "2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z"}} {
+		{"", "", "", "2026-13-01T00:00:00Z"}, {"", "", "2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z"},
+		{"", "", "2026-01-01 00:00:00Z", ""}, {"", "", "2026-01-01T01:00:00 1:00", ""}, {"", "", " 01:00", ""}} {
 		_, err := ParseLedgerFilter(bad[0], bad[1], bad[2], bad[3])
 		require.NotNil(t, err, "%v", bad)
 		require.Equal(t, 400, err.Status)

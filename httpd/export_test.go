@@ -96,6 +96,16 @@ func TestExportStreamsEveryPage(t *testing.T) {
 	require.NoError(t, json.Unmarshal(resp.Body, &page))
 	require.Equal(t, []string{got[1][0], got[2][0], got[3][0]}, []string{page.Data[0].ID, page.Data[1].ID, page.Data[2].ID})
 
+	// An offset's "+" sent unencoded arrives as a space; it is read as "+".
+	// The whole ledger was made at the fake clock's instants, before now.
+	for _, q := range []string{"to=2999-01-01T01:00:00%2B01:00", "to=2999-01-01T01:00:00+01:00"} {
+		resp, err = c.Do(ctx, "GET", "/public/v1/transactions?limit=3&currency=EURC&"+q, nil, nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.Status, "%s: %s", q, resp.Body)
+		require.NoError(t, json.Unmarshal(resp.Body, &page))
+		require.Len(t, page.Data, 3, q)
+	}
+
 	// A filter given with no value is a bad value (as an empty limit is),
 	// not the whole unfiltered ledger.
 	for _, route := range []string{"/public/v1/transactions", "/public/v1/transactions/export"} {

@@ -43,8 +43,8 @@ var listQuery = []param{
 var ledgerFilters = []param{
 	{"type", "string", "fx_amm, fx_rfq, transfer or payment_link"},
 	{"currency", "string", "a currency symbol"},
-	{"from", "string", "RFC 3339 lower bound of created_at"},
-	{"to", "string", "RFC 3339 upper bound of created_at"},
+	{"from", "string", "RFC 3339 lower bound of created_at, inclusive (a '+' of an offset percent-encoded as %2B; sent raw, it arrives as a space and is read as '+')"},
+	{"to", "string", "RFC 3339 upper bound of created_at, inclusive (an offset's '+' as for from)"},
 }
 
 var ledgerQuery = append(append([]param{}, listQuery...), ledgerFilters...)
