@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
+	"regexp"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -74,8 +75,15 @@ var (
 	escrowFragment     json.RawMessage
 )
 
+// abigenStripped finds what abigen's minifying of the ABI took from it:
+// it drops every blank, the one in solc's "struct RfqEscrow.Quote" too
+// (no elementary type's name starts with these words).
+var abigenStripped = regexp.MustCompile(`"internalType":"(struct|contract|enum)([^ "])`)
+
 // escrowQuoteFragment is the JSON ABI entry of escrowQuoteWithPermit2,
-// taken from the compiled artifact so it cannot drift from the contract.
+// taken from the compiled artifact so it cannot drift from the contract,
+// byte for byte solc's (compacted): the bindings hold the ABI minified by
+// abigen, whose internalType "structRfqEscrow.Quote" gets its blank back.
 func escrowQuoteFragment() json.RawMessage {
 	escrowFragmentOnce.Do(func() {
 		var entries []json.RawMessage
@@ -89,7 +97,7 @@ func escrowQuoteFragment() json.RawMessage {
 				if err := json.Compact(&buf, e); err != nil {
 					panic("fx: RfqEscrow ABI: " + err.Error())
 				}
-				escrowFragment = buf.Bytes()
+				escrowFragment = abigenStripped.ReplaceAll(buf.Bytes(), []byte(`"internalType":"$1 $2`))
 				return
 			}
 		}
