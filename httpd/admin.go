@@ -68,6 +68,11 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, data
 	a.mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	if e.Env() == "test" {
 		a.mux.HandleFunc("POST /admin/faucet", a.faucet)
+	} else {
+		// Said in words: a bare 404 left `fxd admin faucet` with "status 404".
+		a.mux.HandleFunc("POST /admin/faucet", func(w http.ResponseWriter, _ *http.Request) {
+			adminError(w, &domain.Error{Status: 404, Code: domain.CodeNotFound, Message: "the faucet exists in the test environment only (--env test)"})
+		})
 	}
 	return a
 }

@@ -135,6 +135,12 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	}
 	logger := newServeLogger(stderr, level)
 	tuneRuntime(logger)
+	if f.env == "live" && f.publicURL == "" {
+		// Not refused: --env live serves /v1 with or without it. But without
+		// it a SIWE challenge names the host of each request's (unsigned)
+		// Host header, and payment link urls the listen address.
+		logger.Warn("serve: --env live without --public-url: SIWE challenges name the caller's Host header and payment link urls the listen address; set --public-url to the API's public base")
+	}
 	// Signatures are accepted only with timestamps from the first whole
 	// second after this process started: the previous process may have
 	// accepted any earlier one, and the replay cache lives in memory.
