@@ -232,7 +232,7 @@ func openAPISchemas() obj {
 			"status":    tEnum("ok", "recovering"),
 			"version":   obj{"type": "string", "const": Version, "description": "Contract version."},
 			"wal_index": obj{"type": "integer", "minimum": 0, "description": "Index of the last record in the write-ahead log."},
-			"chain": orNull(object("Chain head; null while the chain is not part of the service or not reachable.", obj{
+			"chain": orNull(object("The chain head. While the chain does not answer, the last head read (fxd_chain_rpc_up in /metrics says it is away); null only when the chain is not part of the service or no head was ever read.", obj{
 				"chain_id": tInt("Chain id."),
 				"head":     obj{"type": "integer", "minimum": 0, "description": "Latest block number."},
 			}, "chain_id", "head")),
