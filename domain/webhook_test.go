@@ -72,13 +72,17 @@ func TestEndpointCreate(t *testing.T) {
 				return
 			}
 			require.Equal(t, tc.events, s.Endpoint.Events)
-			var v EndpointCreatedView
+			var v EndpointView
 			require.NoError(t, json.Unmarshal(r.Body, &v))
-			require.Equal(t, SealedToken(sealedA), v.Secret, "the stored answer holds the secret sealed")
-			got, ok := ParseSealedToken(v.Secret)
+			require.NotNil(t, v.Secret)
+			require.Equal(t, SealedToken(sealedA), *v.Secret, "the stored answer holds the secret sealed")
+			got, ok := ParseSealedToken(*v.Secret)
 			require.True(t, ok)
 			require.Equal(t, sealedA, got)
 			require.Equal(t, EndpointEnabled, v.State)
+			plain, err := json.Marshal(ViewEndpoint(s.Endpoint))
+			require.NoError(t, err)
+			require.NotContains(t, string(plain), "secret", "only the create's answer shows it")
 			require.Regexp(t, `^\{"id":"[^"]+","url":"[^"]+","events":\[[^]]*\],"description":[^,]+,"state":"enabled","secret":"sealed:[^"]+","created_at":"[^"]+"\}$`,
 				string(r.Body), "CONTRACT.md's field order")
 		})

@@ -2,40 +2,29 @@ package domain
 
 import "time"
 
-// EndpointView is a webhook endpoint as its account sees it (never the
-// secret). Field order is the wire order.
+// EndpointView is a webhook endpoint as its account sees it. Field order
+// is the wire order, CONTRACT.md's. Secret is set only in POST /webhooks's
+// answer (in the stored answer, its SealedToken): no other view shows it.
 type EndpointView struct {
 	ID          string   `json:"id"`
 	URL         string   `json:"url"`
 	Events      []string `json:"events"`
 	Description *string  `json:"description"`
 	State       string   `json:"state"`
+	Secret      *string  `json:"secret,omitempty"`
 	CreatedAt   string   `json:"created_at"`
 }
 
-// ViewEndpoint renders an endpoint.
+// ViewEndpoint renders an endpoint, without its secret.
 func ViewEndpoint(e *Endpoint) EndpointView {
 	return EndpointView{ID: e.ID, URL: e.URL, Events: e.Events, Description: nullable(e.Description), State: e.State, CreatedAt: RFC3339(e.CreatedAt)}
 }
 
-// EndpointCreatedView is POST /webhooks's answer: the only one with the
-// secret (in the stored answer, its SealedToken). Field order is the wire
-// order, CONTRACT.md's: the secret comes before created_at.
-type EndpointCreatedView struct {
-	ID          string   `json:"id"`
-	URL         string   `json:"url"`
-	Events      []string `json:"events"`
-	Description *string  `json:"description"`
-	State       string   `json:"state"`
-	Secret      string   `json:"secret"`
-	CreatedAt   string   `json:"created_at"`
-}
-
 // ViewEndpointCreated renders a new endpoint with its secret's token.
-func ViewEndpointCreated(e *Endpoint, secretToken string) EndpointCreatedView {
+func ViewEndpointCreated(e *Endpoint, secretToken string) EndpointView {
 	v := ViewEndpoint(e)
-	return EndpointCreatedView{ID: v.ID, URL: v.URL, Events: v.Events, Description: v.Description, State: v.State,
-		Secret: secretToken, CreatedAt: v.CreatedAt}
+	v.Secret = &secretToken
+	return v
 }
 
 // SecretView is POST /webhooks/{id}/rotate-secret's answer.
