@@ -399,6 +399,14 @@ func (w *Watcher) Poll(ctx context.Context) error {
 	return nil
 }
 
+// CheckResume tells, before Run, whether the chain still holds the block the
+// watcher resumes after (Config.ResumeHash): ErrReorgTooDeep if it does not
+// (a reorg below it while the service was down, or another chain under the
+// same genesis), the backend's error if it could not tell, nil if it does or
+// there is nothing to check. A host calls it before it resumes what depends
+// on the chain's history; Run checks again on its first poll.
+func (w *Watcher) CheckResume(ctx context.Context) error { return w.checkLast(ctx) }
+
 // checkLast rewinds if the last processed block (whose hash is remembered)
 // is no longer canonical.
 func (w *Watcher) checkLast(ctx context.Context) error {

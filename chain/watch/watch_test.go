@@ -295,12 +295,22 @@ func TestResumeAfterReorgAcrossRestart(t *testing.T) {
 		e.sim.Commit()
 	}
 	w2 := New(e.client, Config{From: last.block + 1, ResumeHash: last.hash}, nil)
+	if err := w2.CheckResume(context.Background()); !errors.Is(err, ErrReorgTooDeep) {
+		t.Fatalf("CheckResume: %v, want ErrReorgTooDeep", err)
+	}
 	if err := w2.Poll(context.Background()); !errors.Is(err, ErrReorgTooDeep) {
 		t.Fatalf("Poll: %v, want ErrReorgTooDeep", err)
 	}
 	// Resuming from a block that is still canonical works.
 	w3 := New(e.client, Config{From: last.block - 1, ResumeHash: e.hashOf(last.block - 2)}, nil)
+	if err := w3.CheckResume(context.Background()); err != nil {
+		t.Fatalf("CheckResume: %v", err)
+	}
 	poll(t, w3)
+	// A first start has nothing to check.
+	if err := New(e.client, Config{}, nil).CheckResume(context.Background()); err != nil {
+		t.Fatalf("CheckResume without ResumeHash: %v", err)
+	}
 }
 
 func TestUnsubscribe(t *testing.T) {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/fxd-labs/fxd/actors"
@@ -52,6 +54,9 @@ func startWatcher(meta actors.MetaStore, ch *connect.Chain, logger *slog.Logger,
 			logger.Error("watcher progress not recorded", "block", block, "err", err.Error())
 		}
 	})
+	if err := checkResume(w, logger); err != nil {
+		return nil, nil, err
+	}
 	if err := subscribe(w); err != nil {
 		return nil, nil, err
 	}
@@ -64,6 +69,30 @@ func startWatcher(meta actors.MetaStore, ch *connect.Chain, logger *slog.Logger,
 	}()
 	logger.Info("chain watcher started", "from_block", cfg.From)
 	return errc, cancel, nil
+}
+
+// resumeCheckTimeout bounds the start's look at the resume block.
+const resumeCheckTimeout = 10 * time.Second
+
+// checkResume refuses to start when the chain does not hold the last block
+// the log recorded as processed: another chain under the same genesis (an
+// embedded chain's data lost or replaced: its dev genesis is the same on
+// every start) or a reorg deeper than the watcher can undo. It runs before
+// the desks resume anything, so nothing is relayed to that chain; the
+// watcher's first poll would find it too, but only after they had. A chain
+// that does not answer is not a refusal (the watcher checks again once it
+// does).
+func checkResume(w *watch.Watcher, logger *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(context.Background(), resumeCheckTimeout)
+	defer cancel()
+	err := w.CheckResume(ctx)
+	switch {
+	case errors.Is(err, watch.ErrReorgTooDeep):
+		return fmt.Errorf("watcher: the chain does not hold the last block this data dir processed (%w); is it the chain this log was written on? refusing to start", err)
+	case err != nil:
+		logger.Warn("watcher: the resume block was not checked at start; the watcher checks it once the chain answers", "err", err.Error())
+	}
+	return nil
 }
 
 func parseProgress(rec string) (uint64, common.Hash, error) {
