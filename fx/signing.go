@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
-	"regexp"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
-	fxbind "github.com/fxd-labs/fxd/chain/bind"
+	"github.com/fxd-labs/fxd/chain/contracts"
 	"github.com/fxd-labs/fxd/chain/eip712"
 	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/rfq"
@@ -75,19 +74,14 @@ var (
 	escrowFragment     json.RawMessage
 )
 
-// abigenStripped finds what abigen's minifying of the ABI took from it:
-// it drops every blank, the one in solc's "struct RfqEscrow.Quote" too
-// (no elementary type's name starts with these words).
-var abigenStripped = regexp.MustCompile(`"internalType":"(struct|contract|enum)([^ "])`)
-
 // escrowQuoteFragment is the JSON ABI entry of escrowQuoteWithPermit2,
-// taken from the compiled artifact so it cannot drift from the contract,
-// byte for byte solc's (compacted): the bindings hold the ABI minified by
-// abigen, whose internalType "structRfqEscrow.Quote" gets its blank back.
+// taken from solc's artifact (compacted) so it cannot drift from the
+// contract; not from the bindings, whose abigen-minified copy lost the
+// blank in internalType "struct RfqEscrow.Quote".
 func escrowQuoteFragment() json.RawMessage {
 	escrowFragmentOnce.Do(func() {
 		var entries []json.RawMessage
-		if err := json.Unmarshal([]byte(fxbind.RfqEscrowMetaData.ABI), &entries); err != nil {
+		if err := json.Unmarshal(contracts.RfqEscrowABI, &entries); err != nil {
 			panic("fx: RfqEscrow ABI: " + err.Error())
 		}
 		for _, e := range entries {
@@ -97,7 +91,7 @@ func escrowQuoteFragment() json.RawMessage {
 				if err := json.Compact(&buf, e); err != nil {
 					panic("fx: RfqEscrow ABI: " + err.Error())
 				}
-				escrowFragment = abigenStripped.ReplaceAll(buf.Bytes(), []byte(`"internalType":"$1 $2`))
+				escrowFragment = buf.Bytes()
 				return
 			}
 		}
