@@ -81,17 +81,10 @@ func MachineInfo(bin string) Machine {
 // Commit names the code measured: the fxd binary's commit when it says
 // (+dirty when built from a changed tree), else the checkout's.
 func (m Machine) Commit() string {
-	c, dirty := m.GitCommit, m.GitDirty
 	if m.FXD != nil {
-		c, dirty = m.FXD.Commit, strings.HasSuffix(m.FXD.Version, "-dirty")
+		return shortCommit(m.FXD.Commit, strings.HasSuffix(m.FXD.Version, "-dirty"))
 	}
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	if dirty {
-		c += "+dirty"
-	}
-	return c
+	return shortCommit(m.GitCommit, m.GitDirty)
 }
 
 // BenchCommit is the checkout's commit when it differs from the binary's
@@ -100,7 +93,18 @@ func (m Machine) BenchCommit() string {
 	if m.FXD == nil || m.GitCommit == "" || strings.HasPrefix(m.GitCommit, m.FXD.Commit) {
 		return ""
 	}
-	return (Machine{GitCommit: m.GitCommit, GitDirty: m.GitDirty}).Commit()
+	return shortCommit(m.GitCommit, m.GitDirty)
+}
+
+// shortCommit is a commit as reports show it: 12 hex digits, +dirty.
+func shortCommit(c string, dirty bool) string {
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	if dirty {
+		c += "+dirty"
+	}
+	return c
 }
 
 func loadAvg() string {
