@@ -63,8 +63,9 @@ type QuotaRun struct {
 
 // runClusterPhase runs the phase in dir; estRate is the single node's
 // write rate measured earlier in the run (0: unknown), which sizes the
-// keys.
-func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float64, cp *ClusterPhase, logw io.Writer) error {
+// keys. profiled (see Run; nil hooks without -perf) samples the single
+// node, the leader and one follower during their first write rounds.
+func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float64, cp *ClusterPhase, profiled profiler, logw io.Writer) error {
 	say := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
 	if estRate <= 0 {
 		estRate = fallbackRatePerSec
@@ -116,7 +117,7 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 		}
 		nodeKeys[i] = NewKeySet(keys, writeBudget)
 	}
-	if err := clusterRounds(cfg, single, NewKeySet(singleKeys, writeBudget), nodes, nodeKeys[0], cp, say); err != nil {
+	if err := clusterRounds(cfg, single, NewKeySet(singleKeys, writeBudget), nodes, nodeKeys[0], cp, profiled, say); err != nil {
 		return err
 	}
 	cp.Quota = quotaRun(cfg, nodes, nodeKeys, say)
@@ -130,7 +131,7 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 
 // clusterRounds alternates the single node's write rounds with the
 // cluster's (through the leader, nodes[0]) and derives CPU per write.
-func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPhase, say func(string, ...any)) error {
+func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPhase, profiled profiler, say func(string, ...any)) error {
 	followerCPU := make([]time.Duration, len(nodes)-1)
 	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cfg.Conns,
 		Warmup: cfg.Warmup, Gen: cfg.Gen, Progress: cfg.Log}
@@ -145,8 +146,17 @@ func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*cluster
 			}
 		}
 	}
+	// The first round of each side is profiled: the single node; the
+	// leader and the first follower.
+	first := func(name string, l *Load) {
+		if l.ServerPID == single.PID() {
+			l.OnWindow = chainWindows(l.OnWindow, profiled(name, single.PID()))
+			return
+		}
+		l.OnWindow = chainWindows(l.OnWindow, profiled(name+"-leader", nodes[0].PID()), profiled(name+"-follower", nodes[1].PID()))
+	}
 	var failed error
-	cp.Single, cp.Cluster = alternateLoads(cfg, singleLoad, clusterLoad, nil, say, func(name string, err error) {
+	cp.Single, cp.Cluster = alternateLoads(cfg, singleLoad, clusterLoad, first, say, func(name string, err error) {
 		failed = errors.Join(failed, fmt.Errorf("%s: %w", name, err))
 	})
 	if failed != nil {

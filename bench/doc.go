@@ -204,7 +204,9 @@
 // whatever -bin says.
 //
 // With -perf DIR, each server is sampled with Linux perf during its first
-// window (fxd serves no pprof endpoint); the table is followed by the share
+// window (fxd serves no pprof endpoint), in the cluster phase the single
+// node, the leader and one follower (cluster-writes-leader,
+// cluster-writes-follower); the table is followed by the share
 // of samples per kind of code and the hottest symbols. The floor's samples
 // carry symbols only when fxbench is built with `go build` (go run strips
 // them).

@@ -202,3 +202,27 @@ func idleText(cores []float64) string {
 	}
 	return "fxd's own cores meanwhile (idle, counted in the other work): " + strings.Join(parts, ", ")
 }
+
+// profiler returns the OnWindow hook that profiles pid during a load
+// window under the name phase, or nil when nothing is profiled (no -perf).
+type profiler func(phase string, pid int) func() func()
+
+// chainWindows is one OnWindow hook running each non-nil hook as the
+// window opens and each one's end as it closes, in reverse order.
+func chainWindows(hooks ...func() func()) func() func() {
+	return func() func() {
+		var ends []func()
+		for _, h := range hooks {
+			if h != nil {
+				if end := h(); end != nil {
+					ends = append(ends, end)
+				}
+			}
+		}
+		return func() {
+			for i := len(ends) - 1; i >= 0; i-- {
+				ends[i]()
+			}
+		}
+	}
+}

@@ -496,3 +496,20 @@ func TestIdleText(t *testing.T) {
 	stop()
 	require.Equal(t, -1.0, cores, "no process")
 }
+
+func TestChainWindows(t *testing.T) {
+	var log []string
+	hook := func(name string) func() func() {
+		return func() func() {
+			log = append(log, "open "+name)
+			return func() { log = append(log, "close "+name) }
+		}
+	}
+	end := chainWindows(hook("a"), nil, hook("b"))()
+	require.Equal(t, []string{"open a", "open b"}, log)
+	end()
+	require.Equal(t, []string{"open a", "open b", "close b", "close a"}, log)
+
+	// Without a hook (no -perf, no CPU sampling) the window still closes.
+	chainWindows(nil, nil)()()
+}

@@ -464,7 +464,7 @@ func Run(cfg Config) (*Report, error) {
 			defer os.RemoveAll(dir)
 		}
 		rep.Cluster = &ClusterPhase{}
-		if err := runClusterPhase(context.Background(), cfg, dir, writeRate, rep.Cluster, logw); err != nil {
+		if err := runClusterPhase(context.Background(), cfg, dir, writeRate, rep.Cluster, profiled, logw); err != nil {
 			fail("cluster", err)
 		}
 	}
