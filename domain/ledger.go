@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/fxd-labs/fxd/internal/rfc3339"
 )
 
 // Ledger entry types (GET /transactions).
@@ -190,9 +192,9 @@ func ParseLedgerFilter(typ, currency, from, to string) (LedgerFilter, *Error) {
 // space, since a query's "+" decodes as one: a space where the offset's
 // sign stands is read as "+", the only thing it can have been.
 func parseQueryTime(v string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, v)
+	t, err := rfc3339.Parse(v)
 	if err != nil && len(v) > 6 && v[len(v)-6] == ' ' {
-		if t2, err2 := time.Parse(time.RFC3339, v[:len(v)-6]+"+"+v[len(v)-5:]); err2 == nil {
+		if t2, err2 := rfc3339.Parse(v[:len(v)-6] + "+" + v[len(v)-5:]); err2 == nil {
 			return t2, nil
 		}
 	}

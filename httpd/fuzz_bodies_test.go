@@ -13,6 +13,7 @@ import (
 	"github.com/fxd-labs/fxd/domain/domaintest"
 	"github.com/fxd-labs/fxd/fx"
 	"github.com/fxd-labs/fxd/httpd/jsonbody"
+	"github.com/fxd-labs/fxd/internal/rfc3339"
 	"github.com/fxd-labs/fxd/pay"
 	"github.com/fxd-labs/fxd/webhook"
 )
@@ -235,7 +236,7 @@ func checkLink(r *pay.LinkRequest) *domain.Error {
 		return err
 	}
 	if r.ExpiresAt != nil {
-		if _, perr := time.Parse(time.RFC3339, *r.ExpiresAt); perr != nil {
+		if _, perr := rfc3339.Parse(*r.ExpiresAt); perr != nil {
 			return domain.ErrInvalid("expires_at must be an RFC 3339 time")
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/rfc3339"
 )
 
 // LinkRequest is the body of POST /payment-links (CONTRACT.md).
@@ -89,14 +90,14 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 
 // parseFuture reads an RFC 3339 time that must be after now.
 func parseFuture(field, s string, now time.Time) (time.Time, *domain.Error) {
-	t, err := time.Parse(time.RFC3339, s)
+	t, err := rfc3339.Parse(s)
 	if err != nil {
-		return time.Time{}, domain.ErrInvalid("%s must be an RFC 3339 time", field)
+		return time.Time{}, domain.ErrInvalid("%s must be an RFC 3339 time: %v", field, err)
 	}
 	if !t.After(now) {
 		return time.Time{}, domain.ErrInvalid("%s must be in the future", field)
 	}
-	return t.UTC(), nil
+	return t, nil
 }
 
 // Link reads a link; acct "" reads it for the public page, else another

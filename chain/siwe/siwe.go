@@ -20,6 +20,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/fxd-labs/fxd/internal/rfc3339"
 )
 
 // Message is one EIP-4361 message.
@@ -157,12 +159,14 @@ func notAlnum(r rune) bool {
 	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 }
 
+// parseTime reads a message's time strictly (rfc3339.Parse): String
+// writes it back in UTC, and that text must parse again.
 func parseTime(v string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339, v)
+	t, err := rfc3339.Parse(v)
 	if err != nil {
-		return time.Time{}, malformed("bad RFC 3339 time %q", v)
+		return time.Time{}, malformed("bad time: %v", err)
 	}
-	return t.UTC(), nil
+	return t, nil
 }
 
 // ErrSignature is returned when a signature is malformed or does not

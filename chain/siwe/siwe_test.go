@@ -44,15 +44,18 @@ func TestParseRoundTrip(t *testing.T) {
 func TestParseRefuses(t *testing.T) {
 	good := sample().String()
 	cases := map[string]string{
-		"empty":           "",
-		"lower address":   replace(good, "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a"),
-		"bad header":      replace(good, "wants you to sign in", "wants you to log in"),
-		"version 2":       replace(good, "Version: 1", "Version: 2"),
-		"chain id text":   replace(good, "Chain ID: 1337", "Chain ID: x"),
-		"chain id zero":   replace(good, "Chain ID: 1337", "Chain ID: 01337"),
-		"short nonce":     replace(good, "a1B2c3D4e5F6g7H8", "abc"),
-		"nonce symbol":    replace(good, "a1B2c3D4e5F6g7H8", "a1B2c3D4-5F6g7H8"),
-		"bad time":        replace(good, "2026-11-22T00:00:00Z", "yesterday"),
+		"empty":         "",
+		"lower address": replace(good, "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A", "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a"),
+		"bad header":    replace(good, "wants you to sign in", "wants you to log in"),
+		"version 2":     replace(good, "Version: 1", "Version: 2"),
+		"chain id text": replace(good, "Chain ID: 1337", "Chain ID: x"),
+		"chain id zero": replace(good, "Chain ID: 1337", "Chain ID: 01337"),
+		"short nonce":   replace(good, "a1B2c3D4e5F6g7H8", "abc"),
+		"nonce symbol":  replace(good, "a1B2c3D4e5F6g7H8", "a1B2c3D4-5F6g7H8"),
+		"bad time":      replace(good, "2026-11-22T00:00:00Z", "yesterday"),
+		// time.Parse takes both; neither reads back once written in UTC.
+		"one-digit hour":  replace(good, "2026-11-22T00:00:00Z", "2026-11-22T0:00:00Z"),
+		"year 10000 UTC":  replace(good, "2026-11-22T00:00:00Z", "9999-12-31T23:00:00-01:00"),
 		"extra line":      good + "\nResources:",
 		"missing uri":     replace(good, "URI: http://127.0.0.1:8080/public/v1\n", ""),
 		"two statements":  replace(good, "account.\n\n", "account.\nmore\n\n"),
