@@ -41,32 +41,17 @@ lint: vet
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 	$(GO) mod tidy -diff
 
-# Short fuzzing of every parser (the seeds in testdata/ run in `make test`).
+# Short fuzzing of every parser (the seeds in testdata/ run in `make test`):
+# every Fuzz function of every package, found, not listed, so that none is
+# forgotten; each name anchored, as -fuzz takes a regexp and must match one.
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=$(FUZZTIME) ./wal/
-	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRecord -fuzztime=$(FUZZTIME) ./domain/
-	$(GO) test -run=^$$ -fuzz=FuzzUnmarshalRows -fuzztime=$(FUZZTIME) ./domain/
-	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./reqsig/
-	$(GO) test -run=^$$ -fuzz=FuzzParseTimestamp -fuzztime=$(FUZZTIME) ./reqsig/
-	$(GO) test -run=^$$ -fuzz=FuzzDecodeContact -fuzztime=$(FUZZTIME) ./httpd/jsonbody/
-	$(GO) test -run=^$$ -fuzz=FuzzRouterMatch -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzRequestBody -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzQuery -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzPathParam -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzAuthMutation -fuzztime=$(FUZZTIME) ./httpd/
-	$(GO) test -run=^$$ -fuzz=FuzzQuoteBody -fuzztime=$(FUZZTIME) ./fx/
-	$(GO) test -run=^$$ -fuzz=FuzzOrderBody -fuzztime=$(FUZZTIME) ./fx/
-	$(GO) test -run=^$$ -fuzz=FuzzTransferBody -fuzztime=$(FUZZTIME) ./pay/
-	$(GO) test -run=^$$ -fuzz=FuzzLinkBody -fuzztime=$(FUZZTIME) ./pay/
-	$(GO) test -run=^$$ -fuzz=FuzzDecodeMatchesJSON -fuzztime=$(FUZZTIME) ./internal/flatjson/
-	$(GO) test -run=^$$ -fuzz=FuzzAmountRoundTrip -fuzztime=$(FUZZTIME) ./domain/
-	$(GO) test -run=^$$ -fuzz=FuzzAccountRowsCursor -fuzztime=$(FUZZTIME) ./snapshot/
-	$(GO) test -run=^$$ -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./chain/siwe/
-	$(GO) test -run=^$$ -fuzz=FuzzRecover -fuzztime=$(FUZZTIME) ./chain/eip712/
-	$(GO) test -run=^$$ -fuzz=FuzzScreen -fuzztime=$(FUZZTIME) ./webhook/screen/
-	$(GO) test -run=^$$ -fuzz=FuzzVerify -fuzztime=$(FUZZTIME) ./webhook/sign/
-	$(GO) test -run=^$$ -fuzz=FuzzParseSecret -fuzztime=$(FUZZTIME) ./webhook/sign/
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for name in $$(grep -h -o '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go | sed 's/^func //'); do \
+			echo "== $$dir $$name"; \
+			$(GO) test -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) $$dir; \
+		done; \
+	done
 
 # Recompile the Solidity contracts (pinned solc from npm) and regenerate the
 # committed ABI, bytecode and Go bindings; a test fails when they drift.
