@@ -149,6 +149,9 @@ func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*cluster
 	// The first round of each side is profiled: the single node; the
 	// leader and the first follower.
 	first := func(name string, l *Load) {
+		if profiled == nil {
+			return
+		}
 		if l.ServerPID == single.PID() {
 			l.OnWindow = chainWindows(l.OnWindow, profiled(name, single.PID()))
 			return
