@@ -164,7 +164,7 @@ func notAlnum(r rune) bool {
 func parseTime(v string) (time.Time, error) {
 	t, err := rfc3339.Parse(v)
 	if err != nil {
-		return time.Time{}, malformed("bad time: %v", err)
+		return time.Time{}, malformed("bad time %q: %v", v, err)
 	}
 	return t, nil
 }

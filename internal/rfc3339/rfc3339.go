@@ -7,27 +7,34 @@
 package rfc3339
 
 import (
-	"fmt"
+	"errors"
 	"time"
 )
 
 // Parse reads s, a date-time of RFC 3339 section 5.6
 // (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)), and returns it in UTC. The
-// instant must fall within the years 0000 to 9999 in UTC.
+// instant must fall within the years 0000 to 9999 in UTC. Errors do not
+// repeat s (callers put them in API answers; s may be long).
 func Parse(s string) (time.Time, error) {
 	if !shaped(s) {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)", s)
+		return time.Time{}, errShape
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 date-time: %w", s, err)
+		var pe *time.ParseError
+		if errors.As(err, &pe) && pe.Message != "" {
+			return time.Time{}, errors.New("not an RFC 3339 date-time" + pe.Message) // ": month out of range"
+		}
+		return time.Time{}, errShape
 	}
 	t = t.UTC()
 	if y := t.Year(); y < 0 || y > 9999 {
-		return time.Time{}, fmt.Errorf("%q is outside the years 0000 to 9999 in UTC", s)
+		return time.Time{}, errors.New("outside the years 0000 to 9999 in UTC")
 	}
 	return t, nil
 }
+
+var errShape = errors.New("not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)")
 
 // prefix is the fixed-width start of every RFC 3339 date-time: d a digit,
 // anything else itself. time.Parse checks the rest (fraction, offset) and
