@@ -8,6 +8,7 @@ package rfc3339
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -21,9 +22,11 @@ func Parse(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
+		// A range error says which field ("month out of range"); others
+		// (extra text) would quote s.
 		var pe *time.ParseError
-		if errors.As(err, &pe) && pe.Message != "" {
-			return time.Time{}, errors.New("not an RFC 3339 date-time" + pe.Message) // ": month out of range"
+		if errors.As(err, &pe) && strings.HasSuffix(pe.Message, " out of range") {
+			return time.Time{}, errors.New("not an RFC 3339 date-time" + pe.Message)
 		}
 		return time.Time{}, errShape
 	}

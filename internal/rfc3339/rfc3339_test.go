@@ -66,10 +66,11 @@ func FuzzParse(f *testing.F) {
 
 func TestParseErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"2026-11-30T3:04:05Z":       "not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)",
-		"2026-13-30T03:04:05Z":      "not an RFC 3339 date-time: month out of range",
-		"2026-11-30T03:04:05+0100":  "not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)",
-		"9999-12-31T23:00:00-01:00": "outside the years 0000 to 9999 in UTC",
+		"2026-11-30T3:04:05Z":        "not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)",
+		"2026-13-30T03:04:05Z":       "not an RFC 3339 date-time: month out of range",
+		"2026-11-30T03:04:05+0100":   "not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)",
+		"9999-12-31T23:00:00-01:00":  "outside the years 0000 to 9999 in UTC",
+		"2026-11-30T03:04:05Zsecret": "not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then Z or ±HH:MM)",
 	} {
 		_, err := Parse(in)
 		require.EqualError(t, err, want, in)
