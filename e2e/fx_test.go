@@ -172,6 +172,8 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":"0x000000000000000000000000000000000000dEaD"}`, 400, "invalid_request")
 		// One base unit buys nothing on either rail.
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"0.000001"}`, 502, "no_quote_available")
+		// Nor does an amount above what either rail takes: well formed, so 502, not 400.
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1000000000000"}`, 502, "no_quote_available")
 		resp, _ := tr.accept(t, "q_doesnotexist", "")
 		requireError(t, resp, 404, "not_found")
 		// The source wallet at accept must be the quote's taker.

@@ -161,6 +161,11 @@ func (d *Desk) Quote(ctx context.Context, acct string, req QuoteRequest) (Quotes
 	if err != nil {
 		return QuotesView{}, err
 	}
+	if p.amountIn.Cmp(d.maxIn[p.from.Symbol]) > 0 {
+		// A valid amount no rail takes is "neither rail can quote the
+		// pair and amount" (CONTRACT.md), not a malformed request.
+		return QuotesView{}, domain.ErrNoQuote("no rail quotes more than %d %s", maxQuoteUnits, p.from.Symbol)
+	}
 	now := d.cfg.Clock().UTC().Round(0)
 	base := Quote{Account: acct, Taker: taker, FromCurrency: p.from.Symbol, ToCurrency: p.to.Symbol,
 		TokenIn: p.tokenIn, TokenOut: p.tokenOut, AmountIn: p.amountIn, CreatedAt: now,
@@ -213,8 +218,9 @@ type quoteParams struct {
 	amountIn          *big.Int
 }
 
-// parseQuote checks the pair and the amount (more than 0 and at most
-// maxQuoteUnits) of req.
+// parseQuote checks the pair and the amount (ParseAmount: more than 0) of
+// req. An amount over maxQuoteUnits is well formed: Quote answers it 502,
+// as no rail quotes it.
 func (d *Desk) parseQuote(req QuoteRequest) (quoteParams, *domain.Error) {
 	var p quoteParams
 	var err *domain.Error
@@ -229,9 +235,6 @@ func (d *Desk) parseQuote(req QuoteRequest) (quoteParams, *domain.Error) {
 	}
 	if p.amountIn, err = domain.ParseAmount("amount", req.Amount, p.from.Decimals); err != nil {
 		return p, err
-	}
-	if p.amountIn.Sign() <= 0 || p.amountIn.Cmp(d.maxIn[p.from.Symbol]) > 0 {
-		return p, domain.ErrInvalid("amount must be more than 0 and at most %d", maxQuoteUnits)
 	}
 	tokenIn, okIn := d.tokens[p.from.Symbol]
 	tokenOut, okOut := d.tokens[p.to.Symbol]

@@ -201,9 +201,13 @@ func FuzzOrderBody(f *testing.F) {
 }
 
 // TestQuoteRefusalCodes: a missing currency is a missing field (400
-// invalid_request naming it); one not served is unsupported_asset.
+// invalid_request naming it); one not served is unsupported_asset; a
+// malformed or non-positive amount is invalid_request, a well-formed one
+// above what any rail quotes is 502 no_quote_available, and a bad
+// source_wallet is refused before that.
 func TestQuoteRefusalCodes(t *testing.T) {
 	fd := newFuzzDesk(t)
+	deadWallet := "0x000000000000000000000000000000000000dEaD"
 	for _, c := range []struct {
 		req        QuoteRequest
 		code, text string
@@ -211,6 +215,12 @@ func TestQuoteRefusalCodes(t *testing.T) {
 		{QuoteRequest{ToCurrency: "EURC", Amount: "1"}, domain.CodeInvalidRequest, "from_currency is required"},
 		{QuoteRequest{FromCurrency: "USDC", Amount: "1"}, domain.CodeInvalidRequest, "to_currency is required"},
 		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "XAU", Amount: "1"}, domain.CodeUnsupportedAsset, "XAU"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "0"}, domain.CodeInvalidRequest, "greater than zero"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "1e6"}, domain.CodeInvalidRequest, "decimal string"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "10000000.000001"}, domain.CodeNoQuoteAvailable, "more than 10000000 USDC"},
+		{QuoteRequest{FromCurrency: "EURC", ToCurrency: "USDT", Amount: "1000000000000"}, domain.CodeNoQuoteAvailable, "more than 10000000 EURC"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "1000000000000", SourceWallet: &deadWallet},
+			domain.CodeInvalidRequest, "not a registered wallet"},
 	} {
 		_, derr := fd.desk.Quote(context.Background(), fd.acct, c.req)
 		require.NotNil(t, derr, "%+v", c.req)

@@ -250,7 +250,7 @@ func openAPISchemas() obj {
 		"QuoteRequest": request("Quote a pair for an exact input amount.", obj{
 			"from_currency": currency("Currency paid in."),
 			"to_currency":   currency("Currency received."),
-			"amount":        amount("Exact input, in from_currency."),
+			"amount":        amount("Exact input, in from_currency. Neither rail quotes more than 10000000: a larger amount is 502 no_quote_available."),
 			"source_wallet": address("Registered signer wallet that will sign (the taker); default the primary wallet."),
 		}, "from_currency", "to_currency", "amount"),
 		"Quote": object("One quote. AMM quotes are indicative, RFQ quotes firm; a quote lives 30 s.", obj{
