@@ -233,13 +233,14 @@ func TestCLI(t *testing.T) {
 		require.DirExists(t, path)
 		require.NotEmpty(t, snap["name"])
 		require.NotEmpty(t, snap["created_at"])
+		require.NotZero(t, snap["index"], "the applied index the checkpoint holds")
 
 		list := cliJSON(t, append([]string{"snapshot", "list"}, dd...)...)
 		data, _ := list["data"].([]any)
 		found := false
 		for _, s := range data {
 			m := s.(map[string]any)
-			found = found || (m["name"] == snap["name"] && m["path"] == path)
+			found = found || (m["name"] == snap["name"] && m["path"] == path && m["index"] == snap["index"])
 		}
 		require.True(t, found, "snapshot list %v lacks %v", list, snap)
 	})

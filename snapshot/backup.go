@@ -34,8 +34,13 @@ func (s *Store) Backup(dataDir string, now time.Time) (Backup, error) {
 	return Backup{Name: name, Path: dir, Index: idx, CreatedAt: now.Format(time.RFC3339)}, nil
 }
 
-// ListBackups lists the checkpoints under BackupDir(dataDir), newest first.
+// ListBackups lists the checkpoints under BackupDir(dataDir), newest first:
+// none in a data dir that has no BackupDir yet, but a data dir that does
+// not exist is an error (a mistyped --data-dir, not an empty list).
 func ListBackups(dataDir string) ([]Backup, error) {
+	if _, err := os.Stat(dataDir); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
 	entries, err := os.ReadDir(BackupDir(dataDir))
 	if os.IsNotExist(err) {
 		return []Backup{}, nil
@@ -52,9 +57,27 @@ func ListBackups(dataDir string) ([]Backup, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Backup{Name: e.Name(), Path: filepath.Join(BackupDir(dataDir), e.Name()),
+		path := filepath.Join(BackupDir(dataDir), e.Name())
+		out = append(out, Backup{Name: e.Name(), Path: path, Index: backupIndex(path),
 			CreatedAt: info.ModTime().UTC().Format(time.RFC3339)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name > out[j].Name })
 	return out, nil
+}
+
+// backupIndex is the applied log index the checkpoint in dir holds, as
+// Backup printed it when it was made; 0 (left out of the JSON) when dir
+// is not a readable store, e.g. a checkpoint cut short by a crash, which
+// is listed all the same so that the operator sees and removes it.
+func backupIndex(dir string) uint64 {
+	st, err := OpenReadOnly(dir)
+	if err != nil {
+		return 0
+	}
+	defer st.Close()
+	idx, err := st.AppliedIndex()
+	if err != nil {
+		return 0
+	}
+	return idx
 }

@@ -78,18 +78,18 @@ var MakerInventory = bind.Units(5_000_000)
 
 // Open opens the chain.
 func Open(ctx context.Context, cfg Config) (*Chain, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	var c *Chain
 	var err error
-	switch cfg.Mode {
-	case ModeEmbedded, "":
-		c, err = openEmbedded(ctx, cfg)
-	case ModeRPC:
+	if cfg.Mode == ModeRPC {
 		c, err = openRPC(ctx, cfg)
-	default:
-		return nil, fmt.Errorf("connect: --chain must be embedded or rpc, not %q", cfg.Mode)
+	} else {
+		c, err = openEmbedded(ctx, cfg)
 	}
 	if err != nil {
 		if c != nil { // opened, then refused (contracts.json does not match)
@@ -103,6 +103,30 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 		return nil, fmt.Errorf("connect: head: %w", err)
 	}
 	return c, nil
+}
+
+// MaxMakers bounds Config.Makers: every embedded maker is an actor with its
+// own key and inventory, and each quote asks all of them.
+const MaxMakers = 16
+
+// Check refuses a Config Open cannot open, before anything is opened: an
+// unknown mode, rpc without its node and contracts, an embedded maker
+// count outside 0..MaxMakers. `fxd serve` calls it while checking its
+// flags, so these are usage errors there.
+func (cfg Config) Check() error {
+	switch cfg.Mode {
+	case ModeEmbedded, "":
+		if cfg.Makers < 0 || cfg.Makers > MaxMakers {
+			return fmt.Errorf("connect: --makers must be from 0 to %d, not %d", MaxMakers, cfg.Makers)
+		}
+	case ModeRPC:
+		if cfg.RPCURL == "" || cfg.ContractsFile == "" {
+			return errors.New("connect: --chain rpc needs --rpc-url and --contracts")
+		}
+	default:
+		return fmt.Errorf("connect: --chain must be embedded or rpc, not %q", cfg.Mode)
+	}
+	return nil
 }
 
 func makerNames(n int) []string {
@@ -176,9 +200,6 @@ func (c *Chain) deployEmbedded(ctx context.Context, file string) error {
 }
 
 func openRPC(ctx context.Context, cfg Config) (*Chain, error) {
-	if cfg.RPCURL == "" || cfg.ContractsFile == "" {
-		return nil, errors.New("connect: --chain rpc needs --rpc-url and --contracts")
-	}
 	client, err := dialRPC(ctx, cfg.RPCURL)
 	if err != nil {
 		return nil, err

@@ -109,6 +109,11 @@ func TestExitCodes(t *testing.T) {
 		{"unknown flag", nil, []string{"serve", "--bogus"}, exitUsage, "unknown flag: --bogus"},
 		{"bad flag value", nil, []string{"serve", "--makers", "many"}, exitUsage, "--makers"},
 		{"bad --env", nil, []string{"serve", "--env", "prod"}, exitUsage, "--env must be test or live"},
+		{"negative --makers", nil, []string{"serve", "--makers", "-1", "--data-dir", filepath.Join(empty, "mk")}, exitUsage, "--makers must be from 0 to 16, not -1"},
+		{"negative SVC_MAKERS", map[string]string{"SVC_MAKERS": "-3"}, []string{"serve", "--data-dir", filepath.Join(empty, "mk")}, exitUsage, "--makers must be from 0 to 16, not -3"},
+		{"too many --makers", nil, []string{"serve", "--makers", "17", "--data-dir", filepath.Join(empty, "mk")}, exitUsage, "--makers must be from 0 to 16"},
+		{"bad --chain", nil, []string{"serve", "--chain", "mainnet", "--data-dir", filepath.Join(empty, "mk")}, exitUsage, "--chain must be embedded or rpc"},
+		{"rpc without its node", nil, []string{"serve", "--chain", "rpc", "--data-dir", filepath.Join(empty, "mk")}, exitUsage, "--chain rpc needs --rpc-url and --contracts"},
 		{"bad --log-level", nil, []string{"serve", "--log-level", "loud"}, exitUsage, "--log-level must be"},
 		{"admin listen off loopback", nil, []string{"serve", "--admin-listen", "0.0.0.0:8081"}, exitUsage, "loopback"},
 		// Refused before anything starts: nothing is written to the data dir.
@@ -121,6 +126,7 @@ func TestExitCodes(t *testing.T) {
 		{"call without path", nil, []string{"call", "--key-id", "k", "--key-file", "f", "GET"}, exitUsage, "got 1 arguments"},
 		{"completion without shell", nil, []string{"completion"}, exitUsage, "a command is required"},
 		{"no server", nil, []string{"admin", "accounts", "create", "--name", "X", "--data-dir", empty}, exitFailure, "fxd: find the admin listener"},
+		{"snapshot list of a missing data dir", nil, []string{"snapshot", "list", "--data-dir", filepath.Join(empty, "nowhere")}, exitFailure, "fxd: snapshot list: data dir"},
 		{"call key file missing", nil, []string{"call", "--key-id", "k", "--key-file", filepath.Join(empty, "none.pem"), "GET", "/x"}, exitFailure, "fxd: call:"},
 	}
 	for _, tc := range tests {

@@ -39,8 +39,7 @@ type clusterChain struct {
 
 // openClusterChain dials the chain and binds the node to it.
 func openClusterChain(ctx context.Context, f serveFlags, logger *slog.Logger) (*clusterChain, error) {
-	ch, err := connect.Open(ctx, connect.Config{Mode: f.chain, RPCURL: f.rpcURL, ContractsFile: f.contracts,
-		RelayerKeyFile: f.relayerKey, FaucetKeyFile: f.faucetKey, MakerKeysFile: f.makerKeys, Logger: logger})
+	ch, err := connect.Open(ctx, f.chainConfig(logger))
 	if err != nil {
 		return nil, err
 	}

@@ -108,10 +108,17 @@ func (f *serveFlags) check() (string, slog.Level, error) {
 	if f.passivateAfter < time.Second {
 		return "", 0, usageErrorf("serve: --passivate-after %v: at least 1s", f.passivateAfter)
 	}
-	if err := errors.Join(checkLoopback(f.adminListen), checkFXFlags(*f), f.cluster.check(*f), f.webhooks.check(f.env), checkPublicURL(f.publicURL)); err != nil {
+	if err := errors.Join(checkLoopback(f.adminListen), f.chainConfig(nil).Check(), checkFXFlags(*f), f.cluster.check(*f), f.webhooks.check(f.env), checkPublicURL(f.publicURL)); err != nil {
 		return "", 0, usageError{err.Error()}
 	}
 	return basePath, level, nil
+}
+
+// chainConfig is the chain the flags name.
+func (f *serveFlags) chainConfig(logger *slog.Logger) connect.Config {
+	return connect.Config{Mode: f.chain, DataDir: f.dataDir, RPCListen: f.chainRPCListen,
+		RPCURL: f.rpcURL, ContractsFile: f.contracts, RelayerKeyFile: f.relayerKey, FaucetKeyFile: f.faucetKey,
+		MakerKeysFile: f.makerKeys, Makers: f.makers, Logger: logger}
 }
 
 // checkPublicURL refuses a --public-url that names no http(s) host ("":
@@ -155,9 +162,7 @@ func runServe(stdout, stderr io.Writer, f serveFlags) error {
 	}
 	ctx, cancelOpen := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancelOpen()
-	ch, err := connect.Open(ctx, connect.Config{Mode: f.chain, DataDir: f.dataDir, RPCListen: f.chainRPCListen,
-		RPCURL: f.rpcURL, ContractsFile: f.contracts, RelayerKeyFile: f.relayerKey, FaucetKeyFile: f.faucetKey,
-		MakerKeysFile: f.makerKeys, Makers: f.makers, Logger: logger})
+	ch, err := connect.Open(ctx, f.chainConfig(logger))
 	if err != nil {
 		engine.Close()
 		return err
