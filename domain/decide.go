@@ -160,7 +160,7 @@ func validateContact(ct *Contact) *Error {
 			return err
 		}
 	}
-	return checkText("memo", ct.Memo, maxMemoRunes, true)
+	return checkNote("memo", ct.Memo, maxMemoRunes)
 }
 
 func (s *AccountState) updateContact(c UpdateContact, now time.Time) ([]Event, Reply, *Error) {

@@ -219,6 +219,12 @@ func TestDecideCreateContact(t *testing.T) {
 			`{"id":"ct_000001","name":"Carol","address":"` + addrSum + `","currency":"EURC","memo":null,"created_at":"` + t0RFC + `","updated_at":"` + t0RFC + `"}`,
 		},
 		{
+			"a memo may hold tabs and line breaks; a name may not",
+			CreateContact{Name: "Erin", Address: addrSum, Memo: ptr("line 1\r\nline 2\tcol")},
+			Contact{Name: "Erin", Address: addrSum, Memo: "line 1\r\nline 2\tcol"},
+			`{"id":"ct_000001","name":"Erin","address":"` + addrSum + `","currency":null,"memo":"line 1\r\nline 2\tcol","created_at":"` + t0RFC + `","updated_at":"` + t0RFC + `"}`,
+		},
+		{
 			"upper-case address is checksummed",
 			CreateContact{Name: "Dave", Address: addrUpper, Currency: ptr("USDT"), Memo: ptr(strings.Repeat("m", 140))},
 			Contact{Name: "Dave", Address: addrSum, Currency: "USDT", Memo: strings.Repeat("m", 140)},
@@ -266,7 +272,10 @@ func TestDecideCreateContactRefusals(t *testing.T) {
 		{"name bidi override", CreateContact{Name: "Bob\u202Egnp.exe", Address: addrSum}, CodeInvalidRequest, "name contains a bidirectional override character"},
 		{"name invalid utf-8", CreateContact{Name: "A\xc3", Address: addrSum}, CodeInvalidRequest, "name is not valid UTF-8"},
 		{"memo 141 runes", CreateContact{Name: "A", Address: addrSum, Memo: ptr(strings.Repeat("ß", 141))}, CodeInvalidRequest, "memo is longer than 140 characters"},
-		{"memo newline", CreateContact{Name: "A", Address: addrSum, Memo: ptr("line\nbreak")}, CodeInvalidRequest, "memo contains a control character"},
+		{"memo NUL", CreateContact{Name: "A", Address: addrSum, Memo: ptr("a\x00b")}, CodeInvalidRequest, "memo contains a control character"},
+		{"memo escape", CreateContact{Name: "A", Address: addrSum, Memo: ptr("\x1b[31mred")}, CodeInvalidRequest, "memo contains a control character"},
+		{"memo DEL", CreateContact{Name: "A", Address: addrSum, Memo: ptr("a\x7fb")}, CodeInvalidRequest, "memo contains a control character"},
+		{"memo bidi override", CreateContact{Name: "A", Address: addrSum, Memo: ptr("\u202Eevil")}, CodeInvalidRequest, "memo contains a bidirectional override character"},
 		{"memo invalid utf-8", CreateContact{Name: "A", Address: addrSum, Memo: ptr("\xed\xa0\x80")}, CodeInvalidRequest, "memo is not valid UTF-8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

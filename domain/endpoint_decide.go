@@ -222,7 +222,7 @@ func checkEndpointText(url, description string) *Error {
 	if url == "" || len(url) > MaxEndpointURLBytes {
 		return ErrInvalid("url is required, at most %d bytes", MaxEndpointURLBytes)
 	}
-	return checkText("description", description, maxDescriptionRunes, true)
+	return checkNote("description", description, maxDescriptionRunes)
 }
 
 // sealedTokenPrefix marks a sealed secret inside a stored answer.

@@ -115,8 +115,9 @@ func (f LedgerFilter) MatchRow(r *LedgerRow) bool {
 // equal), every cell that starts with = + - @, a tab or a carriage return
 // prefixed with ' (OWASP), so a spreadsheet shows it as text. Amounts are
 // never negative, so numeric cells never need it and stay numbers. The
-// text it makes goes into buf, which it returns grown. The cells view buf and the row's bytes without copying: use
-// them before buf or the row change (csv.Writer.Write copies them out).
+// text it makes goes into buf, which it returns grown. The cells view buf
+// and the row's bytes without copying: use them before buf or the row
+// change (the export appends them to its page at once).
 func CSVCells(cells []string, buf []byte, r *LedgerRow) ([]string, []byte) {
 	buf = buf[:0]
 	var offs [len(LedgerCSVHeader) + 1]int

@@ -119,7 +119,7 @@ func (s *LinkState) create(c CreateLink, env Env) ([]*Link, Reply, *Error) {
 	if c.Amount == nil || c.Amount.Sign() <= 0 || c.Amount.Cmp(maxTransferUnits(cur.Decimals)) > 0 {
 		return nil, Reply{}, ErrInvalid("amount must be more than 0 and at most %d", maxTransferWhole)
 	}
-	if err := checkText("description", c.Description, maxDescriptionRunes, true); err != nil {
+	if err := checkNote("description", c.Description, maxDescriptionRunes); err != nil {
 		return nil, Reply{}, err
 	}
 	if !c.ExpiresAt.IsZero() && !c.ExpiresAt.After(env.Now) {

@@ -177,7 +177,7 @@ func (s *TransferState) create(c CreateTransfer, env Env) ([]*Transfer, Reply, *
 	if err != nil {
 		return nil, Reply{}, err
 	}
-	if err := checkText("memo", c.Memo, maxMemoRunes, true); err != nil {
+	if err := checkNote("memo", c.Memo, maxMemoRunes); err != nil {
 		return nil, Reply{}, err
 	}
 	if !strings.HasPrefix(c.ID, KindTransfer.Prefix()) || c.Account == "" {

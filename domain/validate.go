@@ -10,8 +10,20 @@ import (
 )
 
 // checkText accepts 1..max runes (0..max when optional) of valid UTF-8
-// without control characters.
+// without control characters: one line, as a name or label is shown.
 func checkText(field, s string, max int, optional bool) *Error {
+	return checkRunes(field, s, max, optional, false)
+}
+
+// checkNote accepts 0..max runes of free text (a memo, a description):
+// as checkText, but tab, CR and LF are allowed, so a note may have lines
+// and columns. Whoever renders it must quote it; the CSV export does
+// (RFC 4180, and a leading tab or CR is neutralized as = + - @ are).
+func checkNote(field, s string, max int) *Error {
+	return checkRunes(field, s, max, true, true)
+}
+
+func checkRunes(field, s string, max int, optional, breaks bool) *Error {
 	if !utf8.ValidString(s) {
 		return ErrInvalid("%s is not valid UTF-8", field)
 	}
@@ -23,7 +35,7 @@ func checkText(field, s string, max int, optional bool) *Error {
 		return ErrInvalid("%s is longer than %d characters", field, max)
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) && !(breaks && (r == '\t' || r == '\n' || r == '\r')) {
 			return ErrInvalid("%s contains a control character", field)
 		}
 		if isBidiControl(r) {

@@ -127,7 +127,9 @@ func TestPaymentLinks(t *testing.T) {
 	require.Equal(t, 0, ethersBalance(t, merchant.rpc, merchant.chainID, usdc, recv).Sign(), "the forwarder keeps nothing")
 
 	// Submitting a counted tx again is an answer; a tx for this link does not pay another.
-	other := merchant.createLink(t, `{"currency":"USDC","amount":"5","description":"@SUM(1+1)"}`)
+	// (Its description has lines, quotes, a comma and a leading tab: the export below keeps it whole.)
+	other := merchant.createLink(t, `{"currency":"USDC","amount":"5","description":"\t@SUM(1+1)\nline 2, \"quoted\""}`)
+	require.Equal(t, "\t@SUM(1+1)\nline 2, \"quoted\"", *other.Description)
 	unsigned := srv.unsigned(t)
 	again := submitPublic(t, unsigned, l.ID, second.Hex())
 	require.Equal(t, 200, again.Status, "%s", again.Body)

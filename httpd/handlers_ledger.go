@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"io"
 	"net"
 	"time"
@@ -147,33 +146,24 @@ func (x *ledgerExport) nextPage() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	cw := csv.NewWriter(&x.page)
-	cw.UseCRLF = true // RFC 4180's record separator (texts hold no CR or LF: checkText)
 	if !x.started {
 		x.started = true
-		if err := cw.Write(domain.LedgerCSVHeader[:]); err != nil {
-			return err
-		}
+		x.page.Write(appendCSVRecord(x.page.AvailableBuffer(), domain.LedgerCSVHeader[:]))
 	}
 	n := 0
-	var werr error
 	err := x.s.engine.LedgerRows(ctx, x.acct, x.after, x.filter, func(r *domain.LedgerRow) bool {
 		x.cells, x.scratch = domain.CSVCells(x.cells, x.scratch, r)
-		werr = cw.Write(x.cells)
+		x.page.Write(appendCSVRecord(x.page.AvailableBuffer(), x.cells))
 		n++
 		if n == exportPage { // the cursor of the next page (one string per page)
 			x.after = string(r.ID)
 		}
-		return werr == nil && n < exportPage
+		return n < exportPage
 	})
-	if err == nil {
-		err = werr
-	}
 	if err != nil {
 		x.s.cfg.Logger.Error("export failed mid-stream", "request_id", x.reqID, "account", x.acct, "err", err.Error())
 		return err
 	}
-	cw.Flush()
 	x.done = n < exportPage
-	return cw.Error()
+	return nil
 }
