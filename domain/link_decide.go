@@ -87,6 +87,11 @@ func (s *LinkState) Decide(cmd Command, env Env) ([]*Link, Reply, *Error) {
 		if !l.Open() {
 			return nil, Reply{}, ErrInvalidState("payment link %s is %s", l.ID, l.State)
 		}
+		if l.PastExpiry(env.Now) {
+			// Not open any more, though its expiry is recorded only after
+			// expiryGrace (a payment mined in time may still be on its way).
+			return nil, Reply{}, ErrInvalidState("payment link %s expired at %s", l.ID, RFC3339(l.ExpiresAt))
+		}
 		return linkReply(l.next(env, LinkCancelled, nil), 200)
 	case PayLink:
 		return s.pay(c, env)
@@ -97,7 +102,7 @@ func (s *LinkState) Decide(cmd Command, env Env) ([]*Link, Reply, *Error) {
 		total := new(big.Int).Set(c.Total)
 		return linkReply(l.next(env, l.State, func(n *Link) { n.Forwarded, n.ForwardTxHash = total, cmpOr(strings.ToLower(c.TxHash), n.ForwardTxHash) }), 200)
 	case ExpireLink:
-		if !l.Open() || l.ExpiresAt.IsZero() || !env.Now.After(l.ExpiresAt) {
+		if !l.Open() || !l.PastExpiry(env.Now) {
 			return nil, Reply{}, ErrInvalidState("payment link %s is %s and not past its expiry", l.ID, l.State)
 		}
 		return linkReply(l.next(env, LinkExpired, nil), 200)
@@ -160,7 +165,7 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 		if p.Amount.Sign() == 0 || n.counted(h, p.LogIndex) || len(n.Payments) >= MaxLinkPayments {
 			continue
 		}
-		if mined := cmp.Or(p.MinedAt, env.Now); n.Open() && !n.ExpiresAt.IsZero() && mined.After(n.ExpiresAt) {
+		if mined := cmp.Or(p.MinedAt, env.Now); n.Open() && n.PastExpiry(mined) {
 			n.State = LinkExpired // no event, as the expiry job's
 		}
 		p.TxHash, p.Amount, p.At, p.MinedAt = h, new(big.Int).Set(p.Amount), env.Now, time.Time{}
@@ -180,6 +185,12 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 	}
 	n.UpdatedAt = env.Now
 	return []*Link{&n}, jsonReply(200, ViewPublicLink(&n)), nil
+}
+
+// PastExpiry reports whether the link has an expiry and at is after it:
+// a payment mined then is late, and the link can no longer be cancelled.
+func (l *Link) PastExpiry(at time.Time) bool {
+	return !l.ExpiresAt.IsZero() && at.After(l.ExpiresAt)
 }
 
 // counted reports whether the log was counted already.

@@ -91,6 +91,31 @@ func TestLinkCancelAndExpire(t *testing.T) {
 	require.Equal(t, []int{200}, statuses(runLink(t, c, s, ExpireLink{})))
 	require.Equal(t, LinkExpired, s.Link.State)
 	require.Empty(t, s.Link.EventID)
+
+	// Past expires_at the link cannot be cancelled, though its expiry is
+	// recorded later (the expiry job waits a grace for payments mined in
+	// time): at expires_at itself it still can.
+	for _, tc := range []struct {
+		at     time.Duration
+		status int
+		state  string
+	}{
+		{time.Hour, 200, LinkCancelled},
+		{time.Hour + time.Second, 409, LinkOpen},
+		{2 * time.Hour, 409, LinkOpen},
+	} {
+		s = NewLinkState()
+		c = newClock()
+		runLink(t, c, s, cmd)
+		c.now = t0.Add(tc.at)
+		r := runLink(t, c, s, CancelLink{Account: acctID})
+		require.Equal(t, tc.status, r[0].Status, "cancel at expires_at%+v: %s", tc.at-time.Hour, r[0].Body)
+		require.Equal(t, tc.state, s.Link.State)
+		if tc.status == 409 {
+			require.Contains(t, string(r[0].Body), `"code":"invalid_state"`)
+			require.Contains(t, string(r[0].Body), "expired at 2026-01-01T01:00:00Z")
+		}
+	}
 }
 
 func TestLinkCreateValidationAndCodec(t *testing.T) {
