@@ -281,7 +281,11 @@ func failedOnChain(t *testing.T, tr *fxTrader, body func(string, common.Address,
 	require.Equal(t, 0, mined.Status, "a transfer of more than the wallet holds reverts")
 	failed := tr.awaitTransfer(t, tv.ID, "failed", 30*time.Second)
 	require.NotNil(t, failed.FailureReason)
-	require.Equal(t, fmt.Sprintf("transaction %s reverted", common.HexToHash(signed.TxHash).Hex()), *failed.FailureReason)
+	// The token's own error, decoded (the call simulated again: the wallet
+	// still holds less), never raw hex.
+	held := ethersBalance(t, tr.rpc, tr.chainID, tr.tokens["USDC"], tr.wallet.Address)
+	require.Equal(t, fmt.Sprintf("transaction %s reverted: InsufficientBalance(%s, %s, 100000000000)",
+		common.HexToHash(signed.TxHash).Hex(), tr.wallet.Address.Hex(), held), *failed.FailureReason)
 
 	hooks := tr.srv.client(t, tr.srv.createKey(t, tr.key.Account, "webhooks"))
 	events := awaitState(t, tr.srv, "the transfer.failed events", "1", 10*time.Second,

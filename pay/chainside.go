@@ -94,7 +94,7 @@ func (d *Desk) confirm(ctx context.Context, tr *tracked) error {
 		return err
 	}
 	if refusal != nil {
-		return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: tr.t.TxHash, Reason: cutReason(refusal.Message)})
+		return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: tr.t.TxHash, Reason: verify.CutReason(refusal.Message)})
 	}
 	return d.exec(ctx, tr.t.ID, domain.TransferMined{TxHash: tr.t.TxHash, Success: true, LogIndex: idx})
 }
@@ -107,7 +107,7 @@ func (d *Desk) confirm(ctx context.Context, tr *tracked) error {
 // (every such log confirmed another transfer).
 func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Receipt, st verify.Status) (uint64, *domain.Error, error) {
 	if st == verify.Reverted {
-		return 0, domain.ErrTransferNotVerified("transaction %s reverted", rcpt.TxHash.Hex()), nil
+		return 0, domain.ErrTransferNotVerified("%s", d.revertReason(ctx, t, rcpt.TxHash)), nil
 	}
 	token := d.cfg.Tokens[t.Currency]
 	from, to := common.HexToAddress(t.SourceWallet), common.HexToAddress(t.Recipient)
@@ -129,14 +129,20 @@ func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Rec
 	if refusal != nil {
 		return 0, refusal, nil
 	}
-	return 0, domain.ErrTransferNotVerified("transaction %s holds no Transfer of %s %s from %s to %s",
-		rcpt.TxHash.Hex(), domain.FormatAmount(t.Amount, domain.DecimalsOf(t.Currency)), t.Currency, t.SourceWallet, t.Recipient), nil
+	// Without the tx hash (the caller's own, and the transfer's tx_hash): a
+	// watcher's failure_reason keeps this whole within its 200 runes.
+	return 0, domain.ErrTransferNotVerified("the transaction holds no Transfer of %s %s from %s to %s",
+		domain.FormatAmount(t.Amount, domain.DecimalsOf(t.Currency)), t.Currency, t.SourceWallet, t.Recipient), nil
 }
 
-// cutReason bounds a failure reason to what the domain keeps (200 runes).
-func cutReason(s string) string {
-	if r := []rune(s); len(r) > 200 {
-		return string(r[:199]) + "…"
+// revertReason names why the transfer's tx h reverted: its call, from the
+// source wallet, decoded as the relayer's reverts are
+// (verify.MinedRevertReason); the bare fact when the tx cannot be read.
+func (d *Desk) revertReason(ctx context.Context, t *domain.Transfer, h common.Hash) string {
+	prefix := fmt.Sprintf("transaction %s reverted", h.Hex())
+	tx, _, err := d.cfg.Chain.TransactionByHash(ctx, h)
+	if err != nil || tx.To() == nil {
+		return prefix
 	}
-	return s
+	return verify.MinedRevertReason(ctx, d.cfg.Chain, prefix, common.HexToAddress(t.SourceWallet), *tx.To(), tx.Data())
 }

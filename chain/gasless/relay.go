@@ -107,15 +107,10 @@ func (l *Leg) executed(ctx context.Context, t *domain.GaslessTerms) (Outcome, bo
 	return Outcome{TxHash: lg.TxHash.Hex(), Success: true, AmountOut: out}, true, nil
 }
 
-// minedRevertReason names why a mined relay reverted: a receipt carries no
-// revert data, so the call is simulated again; the state may have moved,
-// and then the generic reason stands.
+// minedRevertReason names why a mined relay reverted
+// (verify.MinedRevertReason).
 func (l *Leg) minedRevertReason(ctx context.Context, t *domain.GaslessTerms, sig []byte) string {
-	var rev *verify.Revert
-	if err := verify.Simulate(ctx, l.Chain, l.Relayer.Address(), l.Router, calldata(t, sig)); errors.As(err, &rev) {
-		return domain.ReasonRelayReverted + ": " + rev.Reason
-	}
-	return domain.ReasonRelayReverted
+	return verify.MinedRevertReason(ctx, l.Chain, domain.ReasonRelayReverted, l.Relayer.Address(), l.Router, calldata(t, sig))
 }
 
 // nonceSpent reports whether the leg's Permit2 nonce is used in the

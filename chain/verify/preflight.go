@@ -99,3 +99,17 @@ func Simulate(ctx context.Context, b Backend, from, to common.Address, data []by
 	}
 	return fmt.Errorf("verify: simulate call to %s: %w", to.Hex(), err)
 }
+
+// MinedRevertReason names why a mined tx (from → to with data) reverted:
+// prefix, then the decoded revert of the same call simulated again, since
+// a receipt carries no revert data. The state the tx met is gone, so this
+// is what the chain says now (the same call usually fails the same way);
+// when it no longer reverts, or the chain does not answer, prefix alone.
+// Bounded as Reason is.
+func MinedRevertReason(ctx context.Context, b Backend, prefix string, from, to common.Address, data []byte) string {
+	var rev *Revert
+	if err := Simulate(ctx, b, from, to, data); errors.As(err, &rev) {
+		return CutReason(prefix + ": " + rev.Reason)
+	}
+	return CutReason(prefix)
+}

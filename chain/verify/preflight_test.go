@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,6 +134,9 @@ func TestSimulate(t *testing.T) {
 	require.Equal(t, want, r.Reason)
 	require.True(t, Is(r.Data, "InsufficientAllowance"))
 	require.Equal(t, "order failed: "+want, Reason("order failed", err))
+	require.Equal(t, "relay reverted: "+want, MinedRevertReason(t.Context(), e.client(), "relay reverted", relayer, e.addrs.RelayRouter, data))
+	long := strings.Repeat("x", 190)
+	require.Equal(t, long+": Insuffi…", MinedRevertReason(t.Context(), e.client(), long, relayer, e.addrs.RelayRouter, data), "cut to 200 runes")
 
 	// Approved but unfunded: the token names the balance next.
 	e.approve(t, maxUint256)
@@ -142,6 +146,8 @@ func TestSimulate(t *testing.T) {
 
 	e.fund(t, amount)
 	require.NoError(t, Simulate(t.Context(), e.client(), relayer, e.addrs.RelayRouter, data))
+	require.Equal(t, "relay reverted", MinedRevertReason(t.Context(), e.client(), "relay reverted", relayer, e.addrs.RelayRouter, data),
+		"a call that no longer reverts: the prefix alone")
 	require.NoError(t, Simulate(t.Context(), latestOnly{e.client()}, relayer, e.addrs.RelayRouter, data))
 }
 

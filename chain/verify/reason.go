@@ -63,7 +63,7 @@ func Reason(prefix string, err error) string {
 	} else if err != nil {
 		msg += ": " + err.Error()
 	}
-	return cut(clean(msg), maxReasonRunes)
+	return CutReason(clean(msg))
 }
 
 // clean replaces what the domain refuses in a reason (invalid UTF-8, control
@@ -80,6 +80,10 @@ func clean(s string) string {
 func isBidi(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
+
+// CutReason bounds s to the 200 runes the domain keeps of a failure
+// reason, marking a cut with an ellipsis.
+func CutReason(s string) string { return cut(s, maxReasonRunes) }
 
 // cut bounds s to n runes, marking a cut with an ellipsis.
 func cut(s string, n int) string {
