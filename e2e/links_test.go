@@ -134,6 +134,10 @@ func TestPaymentLinks(t *testing.T) {
 	again := submitPublic(t, unsigned, l.ID, second.Hex())
 	require.Equal(t, 200, again.Status, "%s", again.Body)
 	requireError(t, submitPublic(t, unsigned, other.ID, second.Hex()), 400, "transfer_not_verified")
+	// A hash the chain knows nowhere holds no Transfer either.
+	unknown := submitPublic(t, unsigned, other.ID, "0x"+strings.Repeat("cd", 32))
+	requireError(t, unknown, 400, "transfer_not_verified")
+	require.Contains(t, string(unknown.Body), "knows no transaction")
 	require.Equal(t, "0", merchant.link(t, other.ID).AmountReceived)
 
 	// Late money: forwarded all the same, and a ledger entry of its own.

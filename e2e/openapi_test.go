@@ -158,7 +158,7 @@ func TestOpenAPIMatchesTraffic(t *testing.T) {
 		exchange(t, key, "GET", basePath+"/payment-links/"+link.ID, "", nil, 200, true)
 		exchange(t, key, "GET", basePath+"/payment-links", "", nil, 200, true)
 		exchange(t, none, "GET", basePath+"/pay/"+link.ID, "", nil, 200, true)
-		exchange(t, none, "POST", basePath+"/pay/"+link.ID+"/submit", `{"tx_hash":"0x`+strings.Repeat("cd", 32)+`"}`, nil, 200, true)
+		exchange(t, none, "POST", basePath+"/pay/"+link.ID+"/submit", `{"tx_hash":"0x`+strings.Repeat("cd", 32)+`"}`, nil, 400, true)
 		exchange(t, payer, "PATCH", basePath+"/payment-links/"+link.ID, `{"state":"cancelled"}`, nil, 200, true)
 		exchange(t, payer, "PATCH", basePath+"/payment-links/"+link.ID+"?again=1", `{"state":"cancelled"}`, nil, 409, true)
 		exchange(t, key, "GET", basePath+"/transactions?limit=10&type=transfer", "", nil, 200, true)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -129,7 +130,8 @@ func (d *Desk) CancelLink(ctx context.Context, acct, id string, req LinkUpdate, 
 // once instead of waiting for the watcher. Its Transfer logs of the link's
 // token to the receive address are counted (each once, ever); a mined tx
 // without one is 400 transfer_not_verified; a tx not mined yet is answered
-// with the link as it is (the watcher counts it when it is mined).
+// with the link as it is (the watcher counts it when it is mined), and
+// one the node does not know at all is 400 (unminedPayment).
 func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (domain.Outcome, error) {
 	l, err := d.Link(ctx, "", id)
 	if errors.Is(err, actors.ErrNoEntity) {
@@ -149,13 +151,32 @@ func (d *Desk) SubmitPayment(ctx context.Context, id string, req PaySubmit) (dom
 	case err != nil:
 		return d.chainUnavailable(err), nil
 	case st == verify.Pending:
-		return domain.Outcome{Reply: jsonOK(domain.ViewPublicLink(l))}, nil
+		return d.unminedPayment(cctx, l, common.BytesToHash(raw)), nil
 	}
 	payments := linkPayments(rcpt, l)
 	if len(payments) == 0 {
 		return domain.Refuse(domain.ErrTransferNotVerified("transaction %s holds no %s Transfer to %s", rcpt.TxHash.Hex(), l.Currency, l.ReceiveAddress)), nil
 	}
 	return d.e.Exec(ctx, id, domain.Request{Cmd: domain.PayLink{Payments: payments}})
+}
+
+// unminedPayment answers a submit of a tx without a receipt: one the
+// chain's pool holds gets the link as it is (the watcher counts it once
+// mined); one the node knows nowhere, in a block or its pool, is 400, as
+// it holds no Transfer. Refusing it loses nothing: the submit only hints,
+// and the watcher counts a payment it finds whether or not it was
+// submitted (a tx broadcast through another node and not yet seen here
+// may be submitted again, or left to the watcher).
+func (d *Desk) unminedPayment(ctx context.Context, l *domain.Link, h common.Hash) domain.Outcome {
+	_, _, err := d.cfg.Chain.TransactionByHash(ctx, h)
+	switch {
+	case errors.Is(err, ethereum.NotFound):
+		return domain.Refuse(domain.ErrTransferNotVerified("the chain knows no transaction %s (neither mined nor pending)", h.Hex()))
+	case err != nil:
+		return d.chainUnavailable(err)
+	}
+	// Pending, or mined since the receipt lookup: the watcher counts it.
+	return domain.Outcome{Reply: jsonOK(domain.ViewPublicLink(l))}
 }
 
 // linkPayments are the receipt's verified Transfer logs of the link's
