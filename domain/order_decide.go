@@ -55,8 +55,12 @@ type SubmitAMMSignature struct {
 // unknown, account or wallet not permitted) is the answer, else Create runs.
 type AcceptQuote struct {
 	Account string
-	Create  CreateOrder
-	Refusal *Error
+	// SourceWallet is the body's source_wallet, if any: a re-accept
+	// naming another wallet than the order's signer is refused, as the
+	// first accept was.
+	SourceWallet *string
+	Create       CreateOrder
+	Refusal      *Error
 	// Issues is the pre-flight's view of the signer's allowance and
 	// balance, part of every accept answer (re-accepts included).
 	Issues Issues
@@ -148,6 +152,9 @@ func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 		if s.Order != nil {
 			if s.Order.Account != c.Account {
 				return nil, Reply{}, ErrNotFound("quote")
+			}
+			if err := s.Order.sameSigner(c.SourceWallet); err != nil {
+				return nil, Reply{}, err
 			}
 			return nil, jsonReply(200, ViewOrderAccept(s.Order, c.Issues)), nil
 		}
@@ -405,4 +412,20 @@ func normTxHash(field, h string) (string, *Error) {
 		return "", ErrInvalid("%s must be a 0x-prefixed 32-byte hex hash", field)
 	}
 	return h, nil
+}
+
+// sameSigner refuses a re-accept's source_wallet that is malformed or not
+// the order's signer (the quote's taker), with the first accept's words.
+func (o *Order) sameSigner(sourceWallet *string) *Error {
+	if sourceWallet == nil {
+		return nil
+	}
+	addr, err := NormalizeAddress("source_wallet", *sourceWallet)
+	if err != nil {
+		return err
+	}
+	if addr != o.Signer {
+		return ErrInvalid("source_wallet must be the quote's taker %s", o.Signer)
+	}
+	return nil
 }

@@ -481,6 +481,30 @@ func TestAcceptQuote(t *testing.T) {
 	_, _, err = s.Decide(AcceptQuote{Account: "acct_other", Create: create}, fixedEnv(t, tIn))
 	require.NotNil(t, err)
 	require.Equal(t, CodeNotFound, err.Code)
+
+	// A re-accept's source_wallet is checked as the first accept's was:
+	// the signer in any case is the same order; another wallet or a
+	// malformed one is 400.
+	signer := s.Order.Signer // EIP-55, as created
+	for _, tc := range []struct {
+		name, wallet, msg string
+	}{
+		{"the signer", signer, ""},
+		{"the signer in lower case", strings.ToLower(signer), ""},
+		{"another wallet", "0x000000000000000000000000000000000000dEaD", "source_wallet must be the quote's taker " + signer},
+		{"malformed", "nothex", "source_wallet must be a 0x-prefixed 20-byte hex address"},
+	} {
+		again, rep3, err := s.Decide(AcceptQuote{Account: create.Account, SourceWallet: &tc.wallet}, fixedEnv(t, tIn))
+		require.Empty(t, again, tc.name)
+		if tc.msg == "" {
+			require.Nil(t, err, tc.name)
+			require.Equal(t, rep, rep3, tc.name)
+			continue
+		}
+		require.NotNil(t, err, tc.name)
+		require.Equal(t, CodeInvalidRequest, err.Code, tc.name)
+		require.Equal(t, tc.msg, err.Message, tc.name)
+	}
 }
 
 // TestRFQSubmitAfterWatcher: the watcher may fund the order before the

@@ -32,7 +32,7 @@ func TestCLISurface(t *testing.T) {
 			{[]string{"snapshot", "create"}, []string{"data-dir", "admin-url"}},
 			{[]string{"backup", "create"}, []string{"out", "data-dir", "admin-url"}},
 			{[]string{"backup", "restore"}, []string{"data-dir"}},
-			{[]string{"chain", "deploy"}, []string{"rpc-url", "deployer-key-file", "out", "makers"}},
+			{[]string{"chain", "deploy"}, []string{"rpc-url", "deployer-key-file", "out", "maker-addresses"}},
 			{[]string{"webhook-key", "create"}, []string{"out"}},
 			{[]string{"cluster", "status"}, []string{"data-dir", "admin-url", "admin-token-file"}},
 			{[]string{"cluster", "remove-peer"}, []string{"data-dir", "admin-url", "admin-token-file"}},

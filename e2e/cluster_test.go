@@ -176,7 +176,7 @@ func (c *testCluster) sharedChain(t *testing.T) []string {
 		makers = append(makers, ethKeyAddress(t, k).Hex())
 	}
 	printed := cliJSON(t, "chain", "deploy", "--rpc-url", an.URL, "--deployer-key-file", deployer, "--out", contracts,
-		"--makers", strings.Join(makers, ","))
+		"--maker-addresses", strings.Join(makers, ","))
 	p2, _ := printed["permit2"].(string)
 	require.True(t, common.IsHexAddress(p2), "chain deploy printed permit2 %q", p2)
 	c.permit2 = common.HexToAddress(p2)

@@ -52,6 +52,14 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		require.Equal(t, 200, again.Status)
 		require.Equal(t, resp.Body, again.Body, "accepting again returns the same order")
 		require.Equal(t, o.OrderID, o2.OrderID)
+		// Naming the signer again is the same accept; another wallet is refused, as at first
+		// (through a second key of the account: this one's 30 heavy calls a minute are spoken for).
+		k2 := tr.srv.client(t, tr.srv.createKey(t, tr.key.Account, "trade"))
+		acceptPath := basePath + "/fx/quotes/" + o.QuoteID + "/accept"
+		same := call(t, k2, "POST", acceptPath, fmt.Sprintf(`{"source_wallet":%q}`, strings.ToLower(tr.wallet.Address.Hex())), nil)
+		require.Equal(t, resp.Body, same.Body)
+		wrong := call(t, k2, "POST", acceptPath, fmt.Sprintf(`{"source_wallet":%q}`, newEthKey(t).Address.Hex()), nil)
+		requireError(t, wrong, 400, "invalid_request")
 
 		// A signature by another wallet is refused before anything is relayed.
 		other := tr.wallet

@@ -47,7 +47,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 	if !ok {
 		return domain.Refuse(domain.ErrNotFound("quote")), nil
 	}
-	cmd := domain.AcceptQuote{Account: acct}
+	cmd := domain.AcceptQuote{Account: acct, SourceWallet: req.SourceWallet}
 	exec := d.e.Exec
 	cur, err := d.e.Order(ctx, id)
 	switch {

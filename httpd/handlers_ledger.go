@@ -56,7 +56,7 @@ func (s *Server) ledgerPage(rc *reqCtx, page domain.Page, f domain.LedgerFilter)
 		domain.Page{Limit: page.Limit}))
 }
 
-// exportTransactions streams the ledger as CSV (RFC 4180, encoding/csv),
+// exportTransactions streams the ledger as CSV (RFC 4180, appendCSVRecord),
 // a page of entries at a time read in place from the store, so a million
 // rows never sit in memory and make next to no garbage.
 func (s *Server) exportTransactions(rc *reqCtx) {

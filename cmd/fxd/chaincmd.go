@@ -18,7 +18,7 @@ import (
 // and write the addresses.
 func newChainCmd() *cobra.Command {
 	deploy := &cobra.Command{
-		Use:   "deploy --rpc-url U --deployer-key-file F [--out contracts.json] [--makers 0x…,0x…]",
+		Use:   "deploy --rpc-url U --deployer-key-file F [--out contracts.json] [--maker-addresses 0x…,0x…]",
 		Short: "Deploy the contract set to a node; writes and prints the addresses",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -29,7 +29,7 @@ func newChainCmd() *cobra.Command {
 			rpcURL, _ := fs.GetString("rpc-url")
 			keyFile, _ := fs.GetString("deployer-key-file")
 			out, _ := fs.GetString("out")
-			makers, err := parseAddresses(fs.Lookup("makers").Value.String())
+			makers, err := parseAddresses(fs.Lookup("maker-addresses").Value.String())
 			if err != nil {
 				return usageErrorf("%s%v", where(cmd), err)
 			}
@@ -39,7 +39,7 @@ func newChainCmd() *cobra.Command {
 	deploy.Flags().String("rpc-url", "", "JSON-RPC URL of the node")
 	deploy.Flags().String("deployer-key-file", "", "hex private key file of the deployer (becomes the token owner)")
 	deploy.Flags().String("out", "contracts.json", "where to write the contract addresses")
-	deploy.Flags().String("makers", "", "comma-separated maker addresses to register in the RFQ escrow")
+	deploy.Flags().String("maker-addresses", "", "comma-separated maker addresses to register in the RFQ escrow (named apart from serve's --makers, a count: both would read SVC_MAKERS)")
 	return groupCommand("chain", "Deploy the contract set to a node (for --chain rpc)", deploy)
 }
 

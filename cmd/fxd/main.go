@@ -4,14 +4,16 @@
 //	fxd admin accounts create|update   manage accounts (admin listener)
 //	fxd admin keys create|revoke       manage API keys (admin listener)
 //	fxd admin faucet                   fund a test address (admin listener)
+//	fxd admin webhooks reseal          reseal webhook secrets under the current master key
 //	fxd call METHOD PATH [JSON]        make one signed API request
 //	fxd wal verify|dump                check or print the write-ahead log
 //	fxd snapshot create|list           checkpoint the snapshot store
 //	fxd backup create|verify|restore   back up a running service, check, restore
 //	fxd chain deploy                   deploy the contract set to a node
+//	fxd cluster status|remove-peer     a cluster node's partition map; drop a dead peer
 //	fxd webhook-key create             make a webhook master key file
 //	fxd version                        print the build as JSON
-//	fxd completion bash|zsh|fish       print a shell completion script
+//	fxd completion bash|zsh|fish|powershell print a shell completion script
 //
 // The command line is a cobra tree (newRootCmd). A new command is one
 // root.AddCommand(newXCmd()) line there; a command that needs the admin
@@ -54,6 +56,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
   fxd admin accounts create|update ...     manage accounts (admin listener)
   fxd admin keys create|revoke ...         manage API keys (admin listener)
   fxd admin faucet ...                     fund a test address (test environment)
+  fxd admin webhooks reseal                reseal webhook secrets under the current master key
   fxd call METHOD PATH [JSON]              make one signed API request
   fxd wal verify|dump --data-dir D         check or print the write-ahead log
   fxd snapshot create|list --data-dir D    checkpoint the snapshot store (same disk)
@@ -61,9 +64,10 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
   fxd backup verify DIR                    check a backup
   fxd backup restore DIR --data-dir NEW    build a new data dir from a backup
   fxd chain deploy --rpc-url U ...         deploy the contract set to a node
+  fxd cluster status|remove-peer ...       a cluster node's partition map; drop a dead peer
   fxd webhook-key create --out FILE        make a webhook master key file (0600)
   fxd version                              print the build as JSON
-  fxd completion bash|zsh|fish             print a shell completion script
+  fxd completion bash|zsh|fish|powershell  print a shell completion script
 
 Every flag may also be given as the environment variable SVC_<FLAG>
 (upper case, '-' as '_'), e.g. SVC_DATA_DIR; the command line wins.
