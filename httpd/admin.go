@@ -43,6 +43,9 @@ type Admin struct {
 	// answers the admin listener failed (5xx), with their Request-Id.
 	log      *slog.Logger
 	failures *failureLog
+	// cluster is set by WithCluster on a cluster node; nil: the cluster
+	// routes say, in words, that this node is not one.
+	cluster *ClusterAdmin
 }
 
 // NewAdmin builds the admin handler. chain may be nil (no faucet), desk
@@ -61,6 +64,7 @@ func NewAdmin(e *actors.Engine, chain *connect.Chain, desk *fx.Desk, token, data
 	a.mux.Handle("GET /metrics", a.newMetricsHandler())
 	a.registerBackupRoutes()
 	a.registerWebhookAdminRoutes()
+	a.registerClusterRoutes()
 	// Profiles for operators (curl -H "Authorization: Bearer …"); the admin
 	// listener is loopback-only and token-protected.
 	a.mux.HandleFunc("GET /debug/pprof/", pprof.Index)
@@ -326,12 +330,33 @@ type ClusterAdmin struct {
 	RemovePeer func(ctx context.Context, node string) error
 }
 
-// WithCluster serves the cluster routes on a cluster node.
+// WithCluster serves the cluster routes on a cluster node (before it
+// serves: the field is read without a lock).
 func (a *Admin) WithCluster(c ClusterAdmin) *Admin {
+	a.cluster = &c
+	return a
+}
+
+// registerClusterRoutes serves GET /admin/cluster and POST
+// /admin/cluster/remove-peer: a cluster node's map and peer removal; on a
+// single node a 404 that says why (a bare one left `fxd cluster status`
+// with "status 404").
+func (a *Admin) registerClusterRoutes() {
+	notCluster := func(w http.ResponseWriter) bool {
+		if a.cluster != nil {
+			return false
+		}
+		adminError(w, &domain.Error{Status: 404, Code: domain.CodeNotFound,
+			Message: "this node is not in a cluster (fxd serve ran without --cluster-name)"})
+		return true
+	}
 	a.mux.HandleFunc("GET /admin/cluster", func(w http.ResponseWriter, r *http.Request) {
+		if notCluster(w) {
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 		defer cancel()
-		v, err := c.Status(ctx)
+		v, err := a.cluster.Status(ctx)
 		if err != nil {
 			adminError(w, domain.ErrUnavailable("cluster status: %v", err))
 			return
@@ -339,6 +364,9 @@ func (a *Admin) WithCluster(c ClusterAdmin) *Admin {
 		adminJSON(w, 200, v)
 	})
 	a.mux.HandleFunc("POST /admin/cluster/remove-peer", func(w http.ResponseWriter, r *http.Request) {
+		if notCluster(w) {
+			return
+		}
 		var b struct {
 			Node string `json:"node"`
 		}
@@ -352,13 +380,12 @@ func (a *Admin) WithCluster(c ClusterAdmin) *Admin {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), requestTimeout)
 		defer cancel()
-		if err := c.RemovePeer(ctx, b.Node); err != nil {
+		if err := a.cluster.RemovePeer(ctx, b.Node); err != nil {
 			adminError(w, domain.ErrUnavailable("remove peer: %v; if the cluster is electing a leader, try again", err))
 			return
 		}
 		adminJSON(w, 200, map[string]string{"removed": b.Node})
 	})
-	return a
 }
 
 // WithPayments adds the payments desk's gauges to /metrics.

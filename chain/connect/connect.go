@@ -144,7 +144,7 @@ func openEmbedded(ctx context.Context, cfg Config) (*Chain, error) {
 	dir := filepath.Join(cfg.DataDir, "chain")
 	node, err := embedded.StartWithFaults(embedded.Config{DataDir: dir, RPCListen: cfg.RPCListen, Alloc: alloc, Logger: cfg.Logger})
 	if err != nil {
-		return nil, fmt.Errorf("connect: embedded chain: %w", err)
+		return nil, fmt.Errorf("connect: %w", err) // the error names the embedded chain
 	}
 	c := &Chain{
 		Client: node.Backend(), ChainID: new(big.Int).SetUint64(node.ChainID()), Genesis: node.GenesisHash(),

@@ -37,7 +37,7 @@ func newSnapshotCmd() *cobra.Command {
 	}
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List the backups of the snapshot store",
+		Short: "List the checkpoints of the snapshot store (newest first, each with the log index it holds)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			list, err := snapshot.ListBackups(target.dataDir)

@@ -29,7 +29,7 @@ type config struct {
 func loadConfig(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("firsttrade", flag.ContinueOnError)
-	fs.StringVar(&c.dataDir, "data-dir", "./data", "the data directory of `make run` (demo.json, demo.pem, admin.addr, admin.token)")
+	fs.StringVar(&c.dataDir, "data-dir", "./data", "the data directory of make run (demo.json, demo.pem, admin.addr, admin.token)")
 	fs.StringVar(&c.baseURL, "base-url", "http://127.0.0.1:8080", "the API's scheme://host:port")
 	fs.StringVar(&c.rpcURL, "rpc-url", "http://127.0.0.1:8545", "the chain's JSON-RPC, where the wallet broadcasts")
 	fs.StringVar(&c.keyID, "key-id", "", "API key id (default: key_id of <data-dir>/demo.json)")
