@@ -3,36 +3,27 @@ package httpd
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/fxd-labs/fxd/actors"
 )
 
 // TestAdminClusterRoutes: on a single node the cluster routes answer 404
 // in words (fxd cluster status printed "status 404" before); on a cluster
 // node they serve the map and remove peers.
 func TestAdminClusterRoutes(t *testing.T) {
-	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	e, err := actors.Open(actors.Config{DataDir: t.TempDir(), Logger: quiet})
-	require.NoError(t, err)
-	require.NoError(t, e.Recover())
-	t.Cleanup(func() { require.NoError(t, e.Close()) })
-	const token = "0123456789abcdef0123456789abcdef"
+	e := newTestAPI(t).e
 	do := func(a *Admin, method, path, body string) (int, string) {
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Authorization", "Bearer "+testAdminToken)
 		rec := httptest.NewRecorder()
 		a.ServeHTTP(rec, req)
 		return rec.Code, rec.Body.String()
 	}
 
-	single := NewAdmin(e, nil, nil, token, t.TempDir())
+	single := NewAdmin(e, nil, nil, testAdminToken, t.TempDir())
 	for _, r := range [][2]string{{"GET", "/admin/cluster"}, {"POST", "/admin/cluster/remove-peer"}} {
 		code, body := do(single, r[0], r[1], `{"node":"n1"}`)
 		require.Equal(t, 404, code, body)
@@ -41,7 +32,7 @@ func TestAdminClusterRoutes(t *testing.T) {
 	}
 
 	var removed []string
-	node := NewAdmin(e, nil, nil, token, t.TempDir()).WithCluster(ClusterAdmin{
+	node := NewAdmin(e, nil, nil, testAdminToken, t.TempDir()).WithCluster(ClusterAdmin{
 		Status: func(context.Context) (any, error) { return map[string]any{"partitions": 64}, nil },
 		RemovePeer: func(_ context.Context, n string) error {
 			if n == "busy" {
