@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/client"
@@ -319,9 +320,16 @@ func (r *sdkRun) links() {
 	pl, err := r.pub.GetPublicPaymentLink(ctxBG, l.ID, r.opt()...)
 	r.same("GetPublicPaymentLink", pl, err)
 	require.Equal(t, r.chainID, pl.ChainID)
-	paid, err := r.pub.PayPaymentLink(ctxBG, l.ID, client.TxHashRequest{TxHash: "0x" + strings.Repeat("7c", 32)}, r.opt()...)
+	_, err = r.pub.PayPaymentLink(ctxBG, l.ID, client.TxHashRequest{TxHash: "0x" + strings.Repeat("7c", 32)})
+	r.refused("PayPaymentLink of a hash the chain does not know", err, 400, client.CodeTransferNotVerified)
+	// A real part payment (5 of 12), mined: counted, and the link stays open for the cancel below.
+	r.srv.faucet(t, r.wallet.Address, "USDC", "5")
+	tx, _ := erc20Transfer(t, r.srv.chainRPC(t), r.chainID, r.wallet, common.HexToAddress(pl.TokenAddress),
+		common.HexToAddress(pl.ReceiveAddress), units(5))
+	paid, err := r.pub.PayPaymentLink(ctxBG, l.ID, client.TxHashRequest{TxHash: tx.Hex()}, r.opt()...)
 	r.same("PayPaymentLink", paid, err)
-	require.Equal(t, "open", paid.State, "a tx not mined yet changes nothing")
+	require.Equal(t, "open", paid.State)
+	require.Equal(t, "5", paid.AmountReceived)
 	page, err := r.c.ListPaymentLinks(ctxBG, client.ListParams{}, r.opt()...)
 	r.same("ListPaymentLinks", page, err)
 	for v, err := range r.c.AllPaymentLinks(ctxBG, client.ListParams{}) {
