@@ -153,7 +153,7 @@ func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 			if s.Order.Account != c.Account {
 				return nil, Reply{}, ErrNotFound("quote")
 			}
-			if err := s.Order.sameSigner(c.SourceWallet); err != nil {
+			if err := CheckTaker(c.SourceWallet, s.Order.Signer); err != nil {
 				return nil, Reply{}, err
 			}
 			return nil, jsonReply(200, ViewOrderAccept(s.Order, c.Issues)), nil
@@ -414,9 +414,10 @@ func normTxHash(field, h string) (string, *Error) {
 	return h, nil
 }
 
-// sameSigner refuses a re-accept's source_wallet that is malformed or not
-// the order's signer (the quote's taker), with the first accept's words.
-func (o *Order) sameSigner(sourceWallet *string) *Error {
+// CheckTaker refuses a source_wallet that is malformed or not taker (a
+// quote's taker, an order's signer: EIP-55); nil sourceWallet passes. The
+// first accept and every repeat check it alike.
+func CheckTaker(sourceWallet *string, taker string) *Error {
 	if sourceWallet == nil {
 		return nil
 	}
@@ -424,8 +425,8 @@ func (o *Order) sameSigner(sourceWallet *string) *Error {
 	if err != nil {
 		return err
 	}
-	if addr != o.Signer {
-		return ErrInvalid("source_wallet must be the quote's taker %s", o.Signer)
+	if addr != taker {
+		return ErrInvalid("source_wallet must be the quote's taker %s", taker)
 	}
 	return nil
 }

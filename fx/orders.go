@@ -132,14 +132,8 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 		return nil, domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
 	}
 	signer := q.Taker
-	if req.SourceWallet != nil {
-		addr, derr := domain.NormalizeAddress("source_wallet", *req.SourceWallet)
-		if derr != nil {
-			return nil, derr
-		}
-		if common.HexToAddress(addr) != q.Taker {
-			return nil, domain.ErrInvalid("source_wallet must be the quote's taker %s", q.Taker.Hex())
-		}
+	if derr := domain.CheckTaker(req.SourceWallet, signer.Hex()); derr != nil {
+		return nil, derr
 	}
 	// The wallet may have been unlinked since the quote: fail closed.
 	if info.Wallets[signer.Hex()] == nil {
