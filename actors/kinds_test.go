@@ -2,10 +2,12 @@ package actors
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -168,4 +170,55 @@ func TestIDsCarryTheAccountPartition(t *testing.T) {
 		}
 	}
 	require.Greater(t, len(seen), 1, "accounts spread over partitions")
+}
+
+// TestGuardedCreateAcrossRestart: a create whose signature is guarded
+// (httpd: stamped ahead of the clock, no Idempotency-Key) reserves its id
+// through the account, which stores the guard; after a restart the same
+// signature's Reserve is 401 replayed, so no second record is made. A
+// look-only guard (the new process's view of the same signature) finds
+// it too; the first use with a look-only guard stores nothing and is
+// fresh to the account (its reserve has no record to write).
+func TestGuardedCreateAcrossRestart(t *testing.T) {
+	dir := t.TempDir()
+	e := openEngine(t, dir)
+	ctx := context.Background()
+	acct := createAccount(t, e)
+	var sig [64]byte
+	sig[1] = 9
+	guard := func(lookOnly bool) *domain.IdemRequest {
+		return &domain.IdemRequest{Scope: domain.GuardScope("svc_test_k", "POST", "/public/v1/transfers", &sig),
+			BodyHash: sha256.Sum256([]byte("body")), Until: time.Now().Add(time.Minute), LookOnly: lookOnly}
+	}
+	create := func(id string) domain.Request {
+		return domain.Request{Cmd: domain.CreateTransfer{ID: id, Account: acct, FromCurrency: "USDC", Currency: "USDC",
+			Amount: big.NewInt(5_000_000), Recipient: payeeAddr, SourceWallet: walletSum, Signing: []byte(`{}`)}, Idem: guard(false)}
+	}
+	r, out, err := e.Reserve(ctx, acct, domain.KindTransfer, guard(false))
+	require.NoError(t, err)
+	require.NotEmpty(t, r.ID, "%s", out.Reply.Body)
+	require.Len(t, out.Events, 1, "the account stores the guard")
+	out, err = e.CreateReserved(ctx, r, create(r.ID))
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, "%s", out.Reply.Body)
+	require.NoError(t, e.Close())
+
+	e = openEngine(t, dir)
+	defer e.Close()
+	for _, lookOnly := range []bool{false, true} {
+		again, out, err := e.Reserve(ctx, acct, domain.KindTransfer, guard(lookOnly))
+		require.NoError(t, err)
+		require.Empty(t, again.ID, "look-only %v: no id for a replay", lookOnly)
+		require.Equal(t, 401, out.Reply.Status, "%s", out.Reply.Body)
+		require.Equal(t, domain.CodeReplayed, out.Err.Code)
+	}
+	rows, err := e.AccountRows(ctx, acct, domain.KindTransfer, "", 10)
+	require.NoError(t, err)
+	require.Len(t, rows, 1, "one transfer")
+
+	sig[1] = 10 // another signature, first seen by a process that only looks
+	r, out, err = e.Reserve(ctx, acct, domain.KindTransfer, guard(true))
+	require.NoError(t, err)
+	require.NotEmpty(t, r.ID, "%s", out.Reply.Body)
+	require.Empty(t, out.Events, "a look-only reserve writes nothing")
 }

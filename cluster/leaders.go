@@ -35,7 +35,8 @@ type Leaders struct {
 	streams []string
 	every   time.Duration
 	leads   []atomic.Bool
-	dropped []atomic.Bool // let go of by the node itself (Drop), not yet applied
+	took    []atomic.Int64 // unix ns of the last take-up (TookUp)
+	dropped []atomic.Bool  // let go of by the node itself (Drop), not yet applied
 }
 
 // NewLeaders follows partitions 0..partitions-1 on srv (every: poll
@@ -49,7 +50,7 @@ func newLeaders(leader func(stream string) bool, partitions int, every time.Dura
 		every = DefaultPollEvery
 	}
 	l := &Leaders{leader: leader, every: every, streams: make([]string, partitions),
-		leads: make([]atomic.Bool, partitions), dropped: make([]atomic.Bool, partitions)}
+		leads: make([]atomic.Bool, partitions), took: make([]atomic.Int64, partitions), dropped: make([]atomic.Bool, partitions)}
 	for p := range l.streams {
 		l.streams[p] = StreamName(p)
 	}
@@ -80,6 +81,18 @@ func (l *Leaders) Leads(p int) bool { return p >= 0 && p < len(l.leads) && l.lea
 // deposed node forwards the request, and a node that leads the stream but
 // has not taken p up yet refuses it (503, retried by the client).
 func (l *Leaders) LeadsNow(p int) bool { return l.Leads(p) && l.leader(l.streams[p]) }
+
+// TookUp is when this node last took p up (zero if never): set before
+// Leads turns true, so no request for p is answered here before it.
+func (l *Leaders) TookUp(p int) time.Time {
+	if p < 0 || p >= len(l.took) {
+		return time.Time{}
+	}
+	if ns := l.took[p].Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
 
 // Led lists the partitions this node led at the last poll, in order.
 func (l *Leaders) Led() []int {
@@ -137,6 +150,7 @@ func (l *Leaders) poll(apply func([]Change) []int) {
 	notTaken := apply(append(lost, gained...))
 	for _, c := range gained {
 		if !slices.Contains(notTaken, c.Partition) {
+			l.took[c.Partition].Store(time.Now().UnixNano())
 			l.leads[c.Partition].Store(true) // route here once the node holds it
 		}
 	}

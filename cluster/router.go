@@ -46,6 +46,9 @@ const untakenLogEvery = 50
 // taken p up and its server still leads p's stream (Leaders.LeadsNow).
 func (r *Router) Leads(p int) bool { return r.Leaders.LeadsNow(p) }
 
+// TookUp is when this node last took p up (httpd.Cluster).
+func (r *Router) TookUp(p int) time.Time { return r.Leaders.TookUp(p) }
+
 // Forward passes the request to p's owner (httpd.Cluster).
 func (r *Router) Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error {
 	return r.Forwarder.Forward(ctx, p)

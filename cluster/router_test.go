@@ -161,6 +161,10 @@ func TestRouterFollowsLeadership(t *testing.T) {
 
 	owner := nodes[1]
 	keyID, priv, acct := accountLedBy(t, owner)
+	// The owner refuses signatures stamped before it took the key's
+	// partition up (balancing just moved it): sign from the second after.
+	p, _ := ids.Partition(keyID)
+	time.Sleep(time.Until(owner.router.TookUp(p).Truncate(time.Second).Add(time.Second)))
 	var contacts []string
 	for i, n := range nodes {
 		cl, err := client.New(n.url, keyID, priv)
@@ -186,7 +190,6 @@ func TestRouterFollowsLeadership(t *testing.T) {
 	gone.Store(1)
 	owner.stop()
 	owner.nats.Shutdown()
-	p, _ := ids.Partition(keyID)
 	for i, n := range []*apiNode{nodes[0], nodes[2]} {
 		cl, err := client.New(n.url, keyID, priv)
 		require.NoError(t, err)

@@ -311,7 +311,8 @@ func MarshalIdem(dst []byte, r *IdemRecord) []byte {
 	dst = appendBytes(dst, 2, r.BodyHash[:])
 	dst = appendUint(dst, 3, uint64(r.Status))
 	dst = appendBytes(dst, 4, r.Body)
-	return appendTime(dst, 5, r.CreatedAt)
+	dst = appendTime(dst, 5, r.CreatedAt)
+	return appendTime(dst, 6, r.Until) // zero (absent) for an answer
 }
 
 // UnmarshalIdem decodes an idempotency record.
@@ -332,6 +333,8 @@ func UnmarshalIdem(b []byte) (*IdemRecord, error) {
 			r.Body = append([]byte(nil), v.b...)
 		case 5:
 			r.CreatedAt = v.time()
+		case 6:
+			r.Until = v.time()
 		}
 		return nil
 	})

@@ -72,6 +72,12 @@ func ErrInProgress() *Error {
 	return e
 }
 
+// ErrReplayed is a second use of a signed request (CONTRACT.md: 401
+// replayed): the replay cache's answer, and a signature guard's.
+func ErrReplayed() *Error {
+	return newErr(401, CodeReplayed, "this signed request was already accepted; sign each request anew")
+}
+
 // ErrKeyReused is 422 idempotency_key_reused.
 func ErrKeyReused() *Error {
 	return newErr(422, CodeIdempotencyKeyReused, "this Idempotency-Key was used with a different request body")

@@ -1,11 +1,32 @@
 package domain
 
+import "time"
+
 // IdemRequest is the idempotency identity of a write: its scope and the
 // SHA-256 of its raw body.
+//
+// Until set makes it a signature guard instead of an Idempotency-Key: the
+// write carries no key, and its signature could be accepted again by a
+// process that did not see it (one started, or a partition's new owner,
+// before the signature's timestamp). The store remembers the signature
+// until Until, the end of its freshness window, so that a second use is
+// 401 replayed whichever process receives it (IdemStore.Handle). LookOnly
+// is a guard to look for and not to store: no later process accepts the
+// signature, but one before this process's start (or before its node took
+// the partition up) may have, and guarded it.
 type IdemRequest struct {
 	Scope    string
 	BodyHash [32]byte
+	Until    time.Time
+	LookOnly bool
 }
+
+// Guard reports whether r is a signature guard (see IdemRequest).
+func (r *IdemRequest) Guard() bool { return !r.Until.IsZero() }
+
+// Stores reports whether Handle keeps a record for r (an answer or a
+// guard): every r but a look-only guard; false for nil.
+func (r *IdemRequest) Stores() bool { return r != nil && !r.LookOnly }
 
 // Request is a command plus its optional idempotency identity, aimed at
 // one entity (the command's Kind says which kind).

@@ -2,48 +2,72 @@ package domain
 
 import (
 	"maps"
+	"slices"
 	"sort"
 	"time"
 )
 
 // IdemStore is the one idempotency store every entity kind keeps (accounts,
 // orders, transfers, payment links): the stored answers of requests made
-// with an Idempotency-Key, by IdemRecord.Scope, with their scopes in
-// creation order so expiry is O(expired) and deterministic. Records leave
-// it only when a later record is put (Put expires what is older than the
-// retention at that record's time), so two replicas applying the same
-// events hold the same records; readers compare with their own clock.
+// with an Idempotency-Key, and the signature guards of writes made without
+// one (IdemRequest.Until), by IdemRecord.Scope. Each kind of record keeps
+// its scopes in arrival order, so expiry is O(expired) and deterministic:
+// answers expire 24 h after creation, in creation order; guards at their
+// Until, at most the 60 s freshness window after arrival, so nearly in
+// order (one that expired behind a later one is dropped with it, and
+// counts as gone already). Records leave only when a later record is put
+// (Put expires what has expired at that record's time), so two replicas
+// applying the same events hold the same records; readers compare with
+// their own clock.
+//
+// Guards need no limit of their own: a key admits at most 120 writes a
+// minute (the rate limit), so an entity holds at most 120 live guards per
+// key of its account.
 type IdemStore struct {
-	recs  map[string]*IdemRecord
-	order []string // scopes, oldest first
+	recs   map[string]*IdemRecord
+	order  []string // answers' scopes, oldest first
+	guards []string // guards' scopes, in arrival order
 }
 
 // Get returns the record stored for scope, live or not (nil if none).
 func (s *IdemStore) Get(scope string) *IdemRecord { return s.recs[scope] }
 
-// Len is the number of records held, expired ones included.
+// Len is the number of records held, expired ones and guards included.
 func (s *IdemStore) Len() int { return len(s.recs) }
 
-// Live returns the stored answer for scope if it is younger than the
-// retention at now.
+// Live returns the record for scope if it still counts at now: an answer
+// younger than the retention, a guard before its Until.
 func (s *IdemStore) Live(scope string, now time.Time) *IdemRecord {
 	r := s.recs[scope]
-	if r == nil || now.Sub(r.CreatedAt) >= IdemRetention {
+	if r == nil || !r.live(now) {
 		return nil
 	}
 	return r
 }
 
-// LiveCount is the number of records younger than the retention at now.
-func (s *IdemStore) LiveCount(now time.Time) int { return len(s.recs) - s.expired(now) }
+// LiveCount is the number of answers (not guards) live at now.
+func (s *IdemStore) LiveCount(now time.Time) int { return len(s.order) - s.expired(s.order, now) }
 
-// expired counts the expired prefix of the order at now. It reads only.
-func (s *IdemStore) expired(now time.Time) int {
+// expired counts the expired prefix of scopes at now. It reads only.
+func (s *IdemStore) expired(scopes []string, now time.Time) int {
 	n := 0
-	for n < len(s.order) && now.Sub(s.recs[s.order[n]].CreatedAt) >= IdemRetention {
+	for n < len(scopes) && !s.recs[scopes[n]].live(now) {
 		n++
 	}
 	return n
+}
+
+// drop removes the expired prefix of scopes at now from the store and
+// returns the rest.
+func (s *IdemStore) drop(scopes []string, now time.Time) []string {
+	cut := s.expired(scopes, now)
+	if cut == 0 {
+		return scopes
+	}
+	for _, scope := range scopes[:cut] {
+		delete(s.recs, scope)
+	}
+	return append(scopes[:0], scopes[cut:]...)
 }
 
 // Put stores r, first dropping the records expired at r's creation time. A
@@ -52,14 +76,14 @@ func (s *IdemStore) Put(r *IdemRecord) {
 	if s.recs == nil {
 		s.recs = map[string]*IdemRecord{}
 	}
-	if cut := s.expired(r.CreatedAt); cut > 0 {
-		for _, scope := range s.order[:cut] {
-			delete(s.recs, scope)
-		}
-		s.order = append(s.order[:0], s.order[cut:]...)
-	}
+	s.order = s.drop(s.order, r.CreatedAt)
+	s.guards = s.drop(s.guards, r.CreatedAt)
 	if _, ok := s.recs[r.Scope]; !ok {
-		s.order = append(s.order, r.Scope)
+		if r.Guard() {
+			s.guards = append(s.guards, r.Scope)
+		} else {
+			s.order = append(s.order, r.Scope)
+		}
 	}
 	s.recs[r.Scope] = r
 }
@@ -69,7 +93,7 @@ func (s *IdemStore) Put(r *IdemRecord) {
 func (s *IdemStore) Load(records []*IdemRecord, now time.Time) {
 	sort.SliceStable(records, func(i, j int) bool { return records[i].CreatedAt.Before(records[j].CreatedAt) })
 	for _, r := range records {
-		if now.Sub(r.CreatedAt) < IdemRetention {
+		if r.live(now) {
 			s.Put(r)
 		}
 	}
@@ -77,7 +101,7 @@ func (s *IdemStore) Load(records []*IdemRecord, now time.Time) {
 
 // Clone copies the store; records are shared, they are immutable.
 func (s *IdemStore) Clone() IdemStore {
-	return IdemStore{recs: maps.Clone(s.recs), order: append([]string(nil), s.order...)}
+	return IdemStore{recs: maps.Clone(s.recs), order: slices.Clone(s.order), guards: slices.Clone(s.guards)}
 }
 
 // Handle runs a request through idempotency: with an Idempotency-Key, a
@@ -86,15 +110,23 @@ func (s *IdemStore) Clone() IdemStore {
 // refuses with 503 (the records expire, so not for long); otherwise
 // decide runs and its answer, success or refusal, is stored with its
 // events in one record. what names the entity kind in that 503.
+//
+// A signature guard is stored the same way, without the answer (unless
+// LookOnly), and a live one refuses the request: 401 replayed, as the
+// replay cache would have in the process that accepted the signature
+// first.
 func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, decide func() ([]Event, Reply, *Error)) Outcome {
 	if idem != nil {
 		if live := s.Live(idem.Scope, env.Now); live != nil {
+			if live.Guard() {
+				return Refuse(ErrReplayed())
+			}
 			if live.BodyHash != idem.BodyHash {
 				return Outcome{Reply: ErrKeyReused().Reply()}
 			}
 			return Outcome{Reply: Reply{Status: live.Status, Body: live.Body}, Replayed: true}
 		}
-		if s.LiveCount(env.Now) >= limit {
+		if !idem.Guard() && s.LiveCount(env.Now) >= limit {
 			return Outcome{Reply: ErrUnavailable("idempotency store of this %s is full (%d live keys); retry later", what, limit).Reply()}
 		}
 	}
@@ -106,11 +138,8 @@ func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, d
 	// A 503 is the service's passing state (a full desk, an account or the
 	// chain not answering), not the request's answer: it is not stored, so
 	// the retry the 503 asks for executes.
-	if idem != nil && reply.Status != 503 && len(reply.Body) <= MaxStoredReplyBytes {
-		events = append(events, Event{Kind: EvIdemPut, Idem: &IdemRecord{
-			Scope: idem.Scope, BodyHash: idem.BodyHash,
-			Status: reply.Status, Body: reply.Body, CreatedAt: env.Now,
-		}})
+	if idem.Stores() && reply.Status != 503 && len(reply.Body) <= MaxStoredReplyBytes {
+		events = append(events, Event{Kind: EvIdemPut, Idem: idemRecord(idem, reply, env.Now)})
 	}
 	return Outcome{Events: events, Reply: reply, Err: err}
 }
@@ -120,4 +149,16 @@ func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, d
 // idempotency_in_progress.
 func (s *IdemStore) InFlight(committed *IdemStore, scope string, now time.Time) bool {
 	return s.Live(scope, now) != nil && committed.Live(scope, now) == nil
+}
+
+// idemRecord is what Handle stores for idem: the answer, or for a guard
+// only its scope, status and end.
+func idemRecord(idem *IdemRequest, reply Reply, now time.Time) *IdemRecord {
+	r := &IdemRecord{Scope: idem.Scope, BodyHash: idem.BodyHash, Status: reply.Status, CreatedAt: now}
+	if idem.Guard() {
+		r.Until = idem.Until
+	} else {
+		r.Body = reply.Body
+	}
+	return r
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -440,4 +441,43 @@ func TestReplayAcrossRestartInTheSameSecond(t *testing.T) {
 			attempt, sec, srv.Launched.Format(time.StampMilli))
 	}
 	t.Fatalf("no restart fitted within the signature's second in 5 attempts; the sharp case was not exercised")
+}
+
+// TestReplayAheadOfTheClockAcrossRestart: a signed write stamped 20 s
+// ahead of the server's clock (inside the ±30 s window) is accepted, the
+// server is killed with SIGKILL and started again, and the very same
+// signed bytes come back. The new process's start time does not refuse
+// that timestamp (it is later), and its replay cache is empty: the
+// signature guard the write left in the log refuses it (401 replayed),
+// and the account holds one contact, not two. The same bytes sent before
+// the kill are refused by the replay cache as ever.
+func TestReplayAheadOfTheClockAcrossRestart(t *testing.T) {
+	t.Parallel()
+	dataDir := t.TempDir()
+	srv := startServer(t, dataDir)
+	acct := srv.createAccount(t, "replay ahead of the clock")
+	key := srv.createKey(t, acct, "read,pay")
+
+	ahead := strconv.FormatInt(time.Now().Add(20*time.Second).Unix(), 10)
+	r := rawRequest{method: "POST", target: basePath + "/contacts", keyID: key.ID, priv: key.Priv,
+		body: contactBody("signed ahead", randomAddress()), ts: ahead}
+	first := r.send(t, srv.BaseURL)
+	require.Equal(t, 201, first.Status, "%s", first.Body)
+	again := r.send(t, srv.BaseURL)
+	require.Equal(t, 401, again.Status, "%s", again.Body)
+	require.Equal(t, "replayed", errorCode(t, again.Body))
+
+	srv.Kill()
+	srv = launchServer(t, dataDir)
+	require.Less(t, srv.Launched.Unix(), time.Now().Add(20*time.Second).Unix(), "the restart must come before the signature's second")
+	again = r.send(t, srv.BaseURL)
+	require.Equal(t, 401, again.Status,
+		"the same signed request (SVC-TIMESTAMP %s, ahead of the clock) was accepted before and after a restart: %s", ahead, again.Body)
+	require.Equal(t, "replayed", errorCode(t, again.Body))
+
+	list := rawRequest{method: "GET", target: basePath + "/contacts?limit=200", keyID: key.ID, priv: key.Priv}.send(t, srv.BaseURL)
+	require.Equal(t, 200, list.Status, "%s", list.Body)
+	var page struct{ Data []json.RawMessage }
+	require.NoError(t, json.Unmarshal(list.Body, &page))
+	require.Len(t, page.Data, 1, "one contact, made once")
 }

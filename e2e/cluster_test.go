@@ -344,12 +344,15 @@ func (w *clusterWriter) run(ctx context.Context, t *testing.T, c *testCluster, e
 				break
 			}
 			// 409: the first try is still in flight at the owner; 503: the
-			// partition is moving; 429: those retries spent the key's
-			// write budget (every admitted try counts). Anything else is a
-			// wrong answer.
+			// partition is moving; 401 stale_timestamp: signed before the
+			// new owner took the partition up (it refuses what its replay
+			// cache never saw; acted on nothing); 429: those retries spent
+			// the key's write budget (every admitted try counts). Anything
+			// else is a wrong answer.
 			wait := 500 * time.Millisecond
 			switch {
-			case err != nil, resp.Status == 409, resp.Status == 503:
+			case err != nil, resp.Status == 409, resp.Status == 503,
+				resp.Status == 401 && strings.Contains(string(resp.Body), `"code":"stale_timestamp"`):
 			case resp.Status == 429:
 				wait = 5 * time.Second
 			default:

@@ -78,10 +78,11 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 				}
 			}
 		}
-		if cmd.Refusal == nil || idem != nil {
+		if cmd.Refusal == nil || idem.Stores() {
 			// Under a key, a refusal too is stored in the order's record
 			// like any answer (CONTRACT.md), so a retry with the key
-			// replays it, even once the account may accept.
+			// replays it, even once the account may accept (a signature
+			// guard is stored the same way).
 			exec = d.e.Create
 		}
 	}

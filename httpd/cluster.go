@@ -1,6 +1,8 @@
 package httpd
 
 import (
+	"time"
+
 	"github.com/fxd-labs/fxd/domain"
 	"github.com/fxd-labs/fxd/forward"
 	"github.com/fxd-labs/fxd/ids"
@@ -13,6 +15,10 @@ import (
 type Cluster interface {
 	// Leads reports whether this node owns partition p now.
 	Leads(p int) bool
+	// TookUp is when this node last took partition p up (zero if never):
+	// the replay cache holds nothing older for p's keys, so signatures
+	// stamped before it are refused (Server.signedFloor).
+	TookUp(p int) time.Time
 	// Forward passes the request to p's owner and writes its answer into
 	// ctx; a non-nil error is the answer instead (forward.Forwarder).
 	Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error

@@ -28,9 +28,11 @@ import (
 type testCluster struct {
 	lead func(p int) bool
 	fw   *forward.Forwarder
+	took time.Time // TookUp of every partition
 }
 
-func (c *testCluster) Leads(p int) bool { return c.lead(p) }
+func (c *testCluster) Leads(p int) bool     { return c.lead(p) }
+func (c *testCluster) TookUp(int) time.Time { return c.took }
 func (c *testCluster) Forward(ctx *fasthttp.RequestCtx, p int) *domain.Error {
 	return c.fw.Forward(ctx, p)
 }

@@ -31,7 +31,11 @@ func (s *Server) createQuotes(rc *reqCtx) {
 		writeError(rc.ctx, err)
 		return
 	}
-	idem, ok := rc.idem()
+	// Only a key, no signature guard (rc.guard): quotes are offers held
+	// in memory, so a signature used again after a restart makes new
+	// offers and changes no record; a guard would cost a durable write
+	// per quote.
+	idem, ok := rc.idemKey()
 	if !ok {
 		return
 	}

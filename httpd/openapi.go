@@ -301,7 +301,7 @@ func securitySchemes() obj {
 		secKey: obj{"type": "apiKey", "in": "header", "name": "SVC-API-KEY",
 			"description": "The key_id (svc_test_… or svc_live_…). Used together with SVC-TIMESTAMP and SVC-SIGNATURE."},
 		secTimestamp: obj{"type": "apiKey", "in": "header", "name": "SVC-TIMESTAMP",
-			"description": "Unix time in seconds, the same value that was signed; within 30 s of server time."},
+			"description": "Unix time in seconds, the same value that was signed; within 30 s of server time, and not before the server started (401 stale_timestamp with SVC-Server-Time: sign again). Each signature is accepted once (401 replayed), across restarts too."},
 		secSignature: obj{"type": "apiKey", "in": "header", "name": "SVC-SIGNATURE",
 			"description": canonicalStringDoc},
 	}

@@ -20,6 +20,7 @@ type reqCtx struct {
 	s      *Server
 	route  *route
 	key    actors.KeyAuth // zero on public routes
+	guard  *signatureGuard
 	params params
 }
 
@@ -34,9 +35,25 @@ func (rc *reqCtx) exec(cmd domain.Command) {
 	rc.writeOutcome(out, err)
 }
 
-// idem reads the Idempotency-Key: nil without one; ok is false when it is
+// idem is the write's idempotency identity: its Idempotency-Key, else
+// its signature's guard (guardFor), else nil. ok is false when the key is
 // malformed and the 400 is written.
 func (rc *reqCtx) idem() (*domain.IdemRequest, bool) {
+	idem, ok := rc.idemKey()
+	if !ok || idem != nil || rc.guard == nil {
+		return idem, ok
+	}
+	return &domain.IdemRequest{
+		Scope:    domain.GuardScope(rc.key.ID, rc.route.Method, string(rawPath(rc.ctx)), &rc.guard.sig),
+		BodyHash: sha256.Sum256(rc.ctx.Request.Body()),
+		Until:    rc.guard.until,
+		LookOnly: rc.guard.lookOnly,
+	}, true
+}
+
+// idemKey reads the Idempotency-Key: nil without one; ok is false when it
+// is malformed and the 400 is written.
+func (rc *reqCtx) idemKey() (*domain.IdemRequest, bool) {
 	raw := rc.ctx.Request.Header.Peek("Idempotency-Key")
 	if raw == nil {
 		return nil, true

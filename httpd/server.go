@@ -430,15 +430,14 @@ func (s *Server) dispatch(ctx *fasthttp.RequestCtx) int {
 		return i
 	}
 	now := s.cfg.Clock()
-	key, err := s.authenticate(ctx, now)
-	if err != nil {
+	if err := s.authenticate(&rc, now); err != nil {
 		if err.Code == domain.CodeStaleTimestamp {
 			ctx.Response.Header.Set("SVC-Server-Time", strconv.FormatInt(now.Unix(), 10))
 		}
 		writeError(ctx, err)
 		return i
 	}
-	rc.key = key
+	key := rc.key
 	if !s.rateLimit(ctx, key.ID, rt, now) {
 		return i
 	}

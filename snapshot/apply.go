@@ -89,10 +89,16 @@ func writeRow(b *pebble.Batch, acct string, e *domain.Event) error {
 		if err := b.Set(idemKey(acct, e.Idem.Scope), domain.MarshalIdem(nil, e.Idem), nil); err != nil {
 			return err
 		}
-		return b.Set(expiryKey(e.Idem.CreatedAt, acct, e.Idem.Scope), nil, nil)
+		return b.Set(expiryKey(sweepTime(e.Idem), acct, e.Idem.Scope), nil, nil)
 	}
 	panic(fmt.Sprintf("snapshot: no row for event kind %d", e.Kind))
 }
+
+// sweepTime is the instant r's expiry entry is filed under: an answer's
+// creation time, since SweepIdem cuts at now less the retention; for a
+// signature guard the instant that would expire at its Until, so that one
+// cut serves both (and rows written before guards existed keep their keys).
+func sweepTime(r *domain.IdemRecord) time.Time { return r.ExpiresAt().Add(-domain.IdemRetention) }
 
 // SweepIdem deletes idempotency rows older than the retention at now, at
 // most max of them per call (a bounded batch), and reports how many went.
@@ -117,7 +123,7 @@ func (s *Store) SweepIdem(now time.Time, max int) (int, error) {
 			return err
 		}
 		if row != nil {
-			if r, err := domain.UnmarshalIdem(row); err == nil && r.CreatedAt.Equal(created) {
+			if r, err := domain.UnmarshalIdem(row); err == nil && sweepTime(r).Equal(created) {
 				if err := b.Delete(idemKey(acct, scope), nil); err != nil {
 					return err
 				}

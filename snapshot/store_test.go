@@ -67,6 +67,39 @@ func TestApplyLoadAndSweep(t *testing.T) {
 	require.Panics(t, func() { _ = s.ApplyPart(0, 7, recs[:1]) }, "a gap in log indexes is a broken invariant")
 }
 
+// A signature guard lives to its Until, not 24 h: loaded while it counts,
+// skipped and swept once past it, while an answer made before it stays.
+func TestGuardLoadAndSweep(t *testing.T) {
+	s, err := Open(t.TempDir())
+	require.NoError(t, err)
+	defer s.Close()
+	acct := &domain.Account{ID: "acct_1", Name: "a", KYC: domain.KYCApproved, CreatedAt: t0, UpdatedAt: t0}
+	guard := domain.Event{Kind: domain.EvIdemPut, Idem: &domain.IdemRecord{Scope: "g", Status: 201, CreatedAt: t0, Until: t0.Add(45 * time.Second)}}
+	require.NoError(t, s.ApplyPart(0, 0, []Applied{
+		{Index: 1, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{{Kind: domain.EvAccountPut, Account: acct}, idemEvent("answer", t0)}}},
+		{Index: 2, Record: &domain.Record{Entity: "acct_1", Events: []domain.Event{guard}}},
+	}))
+
+	st, _, err := s.LoadAccount("acct_1", t0.Add(44*time.Second))
+	require.NoError(t, err)
+	require.Equal(t, guard.Idem, st.Idem.Get("g"), "the guard reads back whole, Until included")
+	n, err := s.SweepIdem(t0.Add(44*time.Second), 100)
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing has expired yet")
+
+	later := t0.Add(46 * time.Second)
+	st, _, err = s.LoadAccount("acct_1", later)
+	require.NoError(t, err)
+	require.Nil(t, st.Idem.Get("g"), "a guard past its Until is not loaded")
+	n, err = s.SweepIdem(later, 100)
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "the guard's row goes a minute after it came, not a day")
+	row, err := s.get(idemKey("acct_1", "g"))
+	require.NoError(t, err)
+	require.Nil(t, row)
+	require.NotNil(t, st.Idem.Get("answer"), "the 24 h answer stays")
+}
+
 func TestExpiryKeyRoundTrip(t *testing.T) {
 	k := expiryKey(t0, "acct_1", "svc\x00POST\x00/public/v1/contacts\x00k/1")
 	created, acct, scope, ok := parseExpiryKey(k)
