@@ -81,6 +81,23 @@ func (r *restartable) server(t *testing.T, now, started time.Time, c Cluster) *S
 	return s
 }
 
+// payKey makes an account with a pay-scoped key and returns the key.
+func (r *restartable) payKey(t *testing.T) (string, ed25519.PrivateKey) {
+	t.Helper()
+	ctx := context.Background()
+	out, err := r.e.CreateAccount(ctx, domain.CreateAccount{Name: "g", KYC: domain.KYCApproved, Swap: true, Pay: true})
+	require.NoError(t, err)
+	var acct struct{ ID string }
+	require.NoError(t, json.Unmarshal(out.Reply.Body, &acct))
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	keyID := r.e.NewID("svc_test_", acct.ID)
+	out, err = r.e.Exec(ctx, acct.ID, domain.Request{Cmd: domain.CreateKey{KeyID: keyID, PublicKey: pub, Scopes: domain.ScopeByName("pay")}})
+	require.NoError(t, err)
+	require.Equal(t, 201, out.Reply.Status, "%s", out.Reply.Body)
+	return keyID, priv
+}
+
 // contactCount is how many contacts the account holds.
 func contactCount(t *testing.T, s *Server, keyID string, priv ed25519.PrivateKey, now time.Time) int {
 	t.Helper()
@@ -103,16 +120,7 @@ func TestSignatureGuardAcrossRestart(t *testing.T) {
 	r := &restartable{dir: t.TempDir()}
 	r.open(t)
 	ctx := context.Background()
-	out, err := r.e.CreateAccount(ctx, domain.CreateAccount{Name: "g", KYC: domain.KYCApproved, Swap: true, Pay: true})
-	require.NoError(t, err)
-	var acct struct{ ID string }
-	require.NoError(t, json.Unmarshal(out.Reply.Body, &acct))
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	require.NoError(t, err)
-	keyID := r.e.NewID("svc_test_", acct.ID)
-	out, err = r.e.Exec(ctx, acct.ID, domain.Request{Cmd: domain.CreateKey{KeyID: keyID, PublicKey: pub, Scopes: domain.ScopeByName("pay")}})
-	require.NoError(t, err)
-	require.Equal(t, 201, out.Reply.Status, "%s", out.Reply.Body)
+	keyID, priv := r.payKey(t)
 
 	// now is half a second into a second; the process that recovers
 	// starts at the next second (as serve does), and serves 0.7 s later.
@@ -175,17 +183,7 @@ func TestSignatureFloorAfterTakeover(t *testing.T) {
 	r := &restartable{dir: t.TempDir()}
 	r.open(t)
 	defer r.close(t)
-	ctx := context.Background()
-	out, err := r.e.CreateAccount(ctx, domain.CreateAccount{Name: "g", KYC: domain.KYCApproved, Swap: true, Pay: true})
-	require.NoError(t, err)
-	var acct struct{ ID string }
-	require.NoError(t, json.Unmarshal(out.Reply.Body, &acct))
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	require.NoError(t, err)
-	keyID := r.e.NewID("svc_test_", acct.ID)
-	out, err = r.e.Exec(ctx, acct.ID, domain.Request{Cmd: domain.CreateKey{KeyID: keyID, PublicKey: pub, Scopes: domain.ScopeByName("pay")}})
-	require.NoError(t, err)
-	require.Equal(t, 201, out.Reply.Status, "%s", out.Reply.Body)
+	keyID, priv := r.payKey(t)
 
 	now := time.Now().Truncate(time.Second).Add(500 * time.Millisecond)
 	leadsAll := func(int) bool { return true }
