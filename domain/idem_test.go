@@ -47,13 +47,12 @@ func TestIdemStoreGuard(t *testing.T) {
 	require.Equal(t, 1, s.LiveCount(c.now))
 
 	cases := []struct {
-		name     string
-		after    time.Duration // since the start
-		status   int
-		code     string
-		runs     int
-		stores   bool
-		replayed bool
+		name   string
+		after  time.Duration // since the start
+		status int
+		code   string
+		runs   int
+		stores bool
 	}{
 		{name: "first use runs and stores the guard", status: 201, runs: 1, stores: true},
 		{name: "second use is replayed", after: 10 * time.Second, status: 401, code: CodeReplayed, runs: 1},
