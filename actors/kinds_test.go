@@ -197,6 +197,7 @@ func TestGuardedCreateAcrossRestart(t *testing.T) {
 	r, out, err := e.Reserve(ctx, acct, domain.KindTransfer, guard(false))
 	require.NoError(t, err)
 	require.NotEmpty(t, r.ID, "%s", out.Reply.Body)
+	require.True(t, r.Fresh, "no request learns a guarded id: its create need not read the store")
 	require.Len(t, out.Events, 1, "the account stores the guard")
 	out, err = e.CreateReserved(ctx, r, create(r.ID))
 	require.NoError(t, err)
@@ -220,5 +221,6 @@ func TestGuardedCreateAcrossRestart(t *testing.T) {
 	r, out, err = e.Reserve(ctx, acct, domain.KindTransfer, guard(true))
 	require.NoError(t, err)
 	require.NotEmpty(t, r.ID, "%s", out.Reply.Body)
+	require.True(t, r.Fresh)
 	require.Empty(t, out.Events, "a look-only reserve writes nothing")
 }

@@ -10,8 +10,8 @@ import (
 // Reserved is the id Reserve drew for a new record.
 type Reserved struct {
 	ID string
-	// Fresh marks an id drawn without a key: no request before the one
-	// that drew it can know it, and the store holds nothing under it (ids
+	// Fresh marks an id drawn without a key (or under a signature guard):
+	// no request before the one that drew it can know it, and the store holds nothing under it (ids
 	// are unique by construction), so CreateReserved spawns the entity
 	// without reading the store. An id reserved under a key is not fresh:
 	// a retry with the key learns it, and may have created the record.
@@ -19,8 +19,9 @@ type Reserved struct {
 }
 
 // Reserve draws the id of a new record of kind k: under the request's key
-// through the account (ReserveID), else fresh. An empty id means the
-// account answered out (422 key reused, 409 in flight, 404).
+// or signature guard through the account (ReserveID), else fresh. An
+// empty id means the account answered out (422 key reused, 409 in
+// flight, 401 replayed, 404).
 func (e *Engine) Reserve(ctx context.Context, acct string, k domain.Kind, idem *domain.IdemRequest) (Reserved, domain.Outcome, error) {
 	if idem == nil {
 		if _, err := e.AccountInfo(ctx, acct); err != nil {
@@ -38,7 +39,9 @@ func (e *Engine) Reserve(ctx context.Context, acct string, k domain.Kind, idem *
 	if err := json.Unmarshal(out.Reply.Body, &r); err != nil || r.ID == "" {
 		panic("actors: reserved id answer unreadable: " + string(out.Reply.Body))
 	}
-	return Reserved{ID: r.ID}, out, nil
+	// A signature guard's reserve answers a second use 401 replayed,
+	// never the id: no request can learn it, so it is fresh.
+	return Reserved{ID: r.ID, Fresh: idem.Guard()}, out, nil
 }
 
 // CreateReserved is Create for an id Reserve drew; a fresh one's entity
