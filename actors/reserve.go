@@ -10,11 +10,12 @@ import (
 // Reserved is the id Reserve drew for a new record.
 type Reserved struct {
 	ID string
-	// Fresh marks an id drawn without a key (or under a signature guard):
-	// no request before the one that drew it can know it, and the store holds nothing under it (ids
-	// are unique by construction), so CreateReserved spawns the entity
-	// without reading the store. An id reserved under a key is not fresh:
-	// a retry with the key learns it, and may have created the record.
+	// Fresh marks an id drawn without a key (or under a signature
+	// guard): no request before the one that drew it can know it, and the
+	// store holds nothing under it (ids are unique by construction), so
+	// CreateReserved spawns the entity without reading the store. An id
+	// reserved under a key is not fresh: a retry with the key learns it,
+	// and may have created the record.
 	Fresh bool
 }
 
