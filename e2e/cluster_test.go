@@ -582,6 +582,8 @@ func (c *testCluster) requireOneServiceAcrossNodes(t *testing.T) {
 	via := func(i int) *client.Client {
 		cl, err := client.New(c.nodes[i].proc.BaseURL, key.ID, key.Priv, client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 1}))
 		require.NoError(t, err)
+		patient.Store(cl, struct{}{}) // call waits out an owner's move
+		t.Cleanup(func() { patient.Delete(cl) })
 		return cl
 	}
 	body := contactBody("once", randomAddress())
@@ -691,9 +693,7 @@ func TestClusterFailover(t *testing.T) {
 	c.requireMapWhole(t)
 
 	for _, w := range writers {
-		cl, err := client.New(c.nodes[0].proc.BaseURL, w.key.ID, w.key.Priv)
-		require.NoError(t, err)
-		listed := listAllContacts(t, cl, 100)
+		listed := listAllContacts(t, c.nodes[0].proc.client(t, w.key), 100)
 		seenID, seenName := map[string]bool{}, map[string]bool{}
 		for _, ct := range listed {
 			require.False(t, seenID[ct.ID], "contact %s listed twice", ct.ID)

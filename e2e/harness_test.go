@@ -443,7 +443,8 @@ func (s *server) client(t testing.TB, k apiKey) *client.Client {
 var patient sync.Map // *client.Client → struct{}
 
 // clusterPatience is how long call waits out a cluster node's 503
-// unavailable, as a careful client of a cluster would: it is what a
+// unavailable (and a take-over's stale_timestamp, movedOwner), as a
+// careful client of a cluster would: it is what a
 // partition answers while no node runs it (an election after its owner
 // died or stepped down; on this 2-core machine, with three nodes, anvil
 // and the test on it, a stream can stay without quorum for several
@@ -497,12 +498,27 @@ func patiently(t testing.TB, c *client.Client, method, target string, send func(
 	}
 	resp := do()
 	if _, ok := patient.Load(c); ok {
-		for deadline := time.Now().Add(clusterPatience); resp.Status == 503 && resp.Header.Get("Retry-After") != "" && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(clusterPatience); movedOwner(resp) && time.Now().Before(deadline); {
 			time.Sleep(time.Second)
 			resp = do()
 		}
 	}
 	return resp
+}
+
+// movedOwner reports the answers of a partition changing owner, which a
+// careful client of a cluster waits out and signs again: 503 with
+// Retry-After (no node runs it yet), and 401 stale_timestamp for a
+// signature stamped before the new owner took the partition up (it
+// refuses what its replay cache never saw). Neither acted.
+func movedOwner(resp *client.Response) bool {
+	switch resp.Status {
+	case 503:
+		return resp.Header.Get("Retry-After") != ""
+	case 401:
+		return bytes.Contains(resp.Body, []byte(`"code":"stale_timestamp"`)) && bytes.Contains(resp.Body, []byte("took the account over"))
+	}
+	return false
 }
 
 // object decodes a JSON object body (numbers kept as json.Number).
