@@ -18,8 +18,8 @@ import (
 // partition up); an Ed25519 signature of the canonical string; and a
 // signature never accepted before. Checks run cheapest first, and only a
 // verified signature is remembered, so junk cannot fill the replay cache.
-// On success it sets rc.key, and rc.guard for a signature another process
-// may accept too (see guardFor).
+// On success it sets rc.key, and for a write rc.guard when another
+// process may accept its signature too (see guardFor).
 func (s *Server) authenticate(rc *reqCtx, now time.Time) *domain.Error {
 	key, ts, floor, err := s.checkHeaders(rc.ctx, now)
 	if err != nil {
@@ -30,7 +30,9 @@ func (s *Server) authenticate(rc *reqCtx, now time.Time) *domain.Error {
 		return err
 	}
 	rc.key = key
-	rc.guard = guardFor(&sig, ts, now, floor)
+	if rc.route.Method != "GET" { // a read replayed acts on nothing
+		rc.guard = guardFor(&sig, ts, now, floor)
+	}
 	return nil
 }
 
