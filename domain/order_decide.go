@@ -59,8 +59,12 @@ type AcceptQuote struct {
 	// naming another wallet than the order's signer is refused, as the
 	// first accept was.
 	SourceWallet *string
-	Create       CreateOrder
-	Refusal      *Error
+	// ForeignSource: the desk found SourceWallet to be none of the
+	// account's wallets, so a re-accept is 403 not_permitted, as the
+	// first accept is (fx.checkSigner).
+	ForeignSource bool
+	Create        CreateOrder
+	Refusal       *Error
 	// Issues is the pre-flight's view of the signer's allowance and
 	// balance, part of every accept answer (re-accepts included).
 	Issues Issues
@@ -152,6 +156,9 @@ func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 		if s.Order != nil {
 			if s.Order.Account != c.Account {
 				return nil, Reply{}, ErrNotFound("quote")
+			}
+			if c.ForeignSource {
+				return nil, Reply{}, ErrNotPermitted(MsgNotPermittedSwap)
 			}
 			if err := CheckTaker(c.SourceWallet, s.Order.Signer); err != nil {
 				return nil, Reply{}, err

@@ -483,8 +483,8 @@ func TestAcceptQuote(t *testing.T) {
 	require.Equal(t, CodeNotFound, err.Code)
 
 	// A re-accept's source_wallet is checked as the first accept's was:
-	// the signer in any case is the same order; another wallet or a
-	// malformed one is 400.
+	// the signer in any case is the same order; another wallet of the
+	// account or a malformed one is 400.
 	signer := s.Order.Signer // EIP-55, as created
 	for _, tc := range []struct {
 		name, wallet, msg string
@@ -505,6 +505,13 @@ func TestAcceptQuote(t *testing.T) {
 		require.Equal(t, CodeInvalidRequest, err.Code, tc.name)
 		require.Equal(t, tc.msg, err.Message, tc.name)
 	}
+	// A wallet the desk found to be none of the account's: 403, as at first.
+	dead := "0x000000000000000000000000000000000000dEaD"
+	again, _, err = s.Decide(AcceptQuote{Account: create.Account, SourceWallet: &dead, ForeignSource: true}, fixedEnv(t, tIn))
+	require.Empty(t, again)
+	require.NotNil(t, err)
+	require.Equal(t, 403, err.Status)
+	require.Equal(t, MsgNotPermittedSwap, err.Message)
 }
 
 // TestRFQSubmitAfterWatcher: the watcher may fund the order before the

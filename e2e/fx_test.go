@@ -52,14 +52,15 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		require.Equal(t, 200, again.Status)
 		require.Equal(t, resp.Body, again.Body, "accepting again returns the same order")
 		require.Equal(t, o.OrderID, o2.OrderID)
-		// Naming the signer again is the same accept; another wallet is refused, as at first
+		// Naming the signer again is the same accept; a wallet not the account's is refused, as at first
 		// (through a second key of the account: this one's 30 heavy calls a minute are spoken for).
 		k2 := tr.srv.client(t, tr.srv.createKey(t, tr.key.Account, "trade"))
 		acceptPath := basePath + "/fx/quotes/" + o.QuoteID + "/accept"
 		same := call(t, k2, "POST", acceptPath, fmt.Sprintf(`{"source_wallet":%q}`, strings.ToLower(tr.wallet.Address.Hex())), nil)
 		require.Equal(t, resp.Body, same.Body)
 		wrong := call(t, k2, "POST", acceptPath, fmt.Sprintf(`{"source_wallet":%q}`, newEthKey(t).Address.Hex()), nil)
-		requireError(t, wrong, 400, "invalid_request")
+		requireError(t, wrong, 403, "not_permitted")
+		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, wrong.Body))
 
 		// A signature by another wallet is refused before anything is relayed.
 		other := tr.wallet
@@ -177,19 +178,28 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"-1"}`, 400, "invalid_request")
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1.0000001"}`, 400, "invalid_request")
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","extra":1}`, 400, "invalid_request")
-		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":"0x000000000000000000000000000000000000dEaD"}`, 400, "invalid_request")
+		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":"0xdEaD"}`, 400, "invalid_request")
 		// One base unit buys nothing on either rail.
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"0.000001"}`, 502, "no_quote_available")
 		// Nor does an amount above what either rail takes: well formed, so 502, not 400.
 		bad(`{"from_currency":"USDC","to_currency":"EURC","amount":"1000000000000"}`, 502, "no_quote_available")
 		resp, _ := tr.accept(t, "q_doesnotexist", "")
 		requireError(t, resp, 404, "not_found")
-		// The source wallet at accept must be the quote's taker.
+		// A source wallet that is not the account's is not permitted (SPEC.md: 403), at accept...
 		q := tr.quote(t, "USDC", "EURC", "1")
 		resp, _ = tr.accept(t, q.BestQuoteID, fmt.Sprintf(`{"source_wallet":%q}`, newEthKey(t).Address.Hex()))
-		requireError(t, resp, 400, "invalid_request")
+		requireError(t, resp, 403, "not_permitted")
+		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, resp.Body))
 		resp, _ = tr.accept(t, q.BestQuoteID, `{"source_wallet":"not an address"}`)
 		requireError(t, resp, 400, "invalid_request")
+		// ... and when it was the quote's taker: quoting is allowed, accepting is not.
+		fq := call(t, tr.c, "POST", basePath+"/fx/quotes",
+			fmt.Sprintf(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":%q}`, newEthKey(t).Address.Hex()), nil)
+		require.Equal(t, 200, fq.Status, "%s", fq.Body)
+		var fqs quotesView
+		decodeStrictJSON(t, fq.Body, &fqs)
+		resp, _ = tr.accept(t, fqs.BestQuoteID, "")
+		requireError(t, resp, 403, "not_permitted")
 
 		// Not permitted to swap: quoting works, accepting is refused with SPEC.md's message.
 		np := newTrader(t, srv, "no swap", nil, "--swap=false")

@@ -245,7 +245,7 @@ func (d *Desk) parseQuote(req QuoteRequest) (quoteParams, *domain.Error) {
 	return p, nil
 }
 
-// pickTaker is the source wallet (a registered one) or the primary wallet,
+// pickTaker is the source wallet (any well-formed address) or the primary wallet,
 // and its EIP-55 text (the wallet table's key, so no checksum to compute).
 func pickTaker(info actors.AccountInfo, source *string) (common.Address, string, *domain.Error) {
 	if source != nil {
@@ -253,9 +253,10 @@ func pickTaker(info actors.AccountInfo, source *string) (common.Address, string,
 		if err != nil {
 			return common.Address{}, "", err
 		}
-		if info.Wallets[addr] == nil {
-			return common.Address{}, "", domain.ErrInvalid("source_wallet %s is not a registered wallet of this account", addr)
-		}
+		// Not the account's: quoted all the same, and accept refuses it
+		// with 403 not_permitted, as it does an account not permitted to
+		// swap (CONTRACT.md: "Quoting is allowed …; the 403 comes at
+		// accept").
 		return common.HexToAddress(addr), addr, nil
 	}
 	p := info.Primary()

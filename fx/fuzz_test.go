@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/stretchr/testify/require"
@@ -103,7 +104,8 @@ func (fd *fuzzDesk) quote(tb testing.TB, route string) string {
 
 // FuzzQuoteBody feeds arbitrary bodies to POST /fx/quotes's desk side:
 // never a panic, every refusal a contract error, nothing written; an
-// answer is the request's (pair, amount, the account's wallet as taker),
+// answer is the request's (pair, amount, its source_wallet or else the
+// account's wallet as taker),
 // every quote of it in the book and the best one of them.
 func FuzzQuoteBody(f *testing.F) {
 	fd := newFuzzDesk(f)
@@ -132,12 +134,21 @@ func FuzzQuoteBody(f *testing.F) {
 			require.Equal(t, req.FromCurrency, q.FromCurrency)
 			require.Equal(t, req.ToCurrency, q.ToCurrency)
 			require.Equal(t, domain.FormatAmount(amount, domain.DecimalsOf(req.FromCurrency)), q.AmountIn)
-			require.Equal(t, fd.wallet.Hex(), q.Taker)
+			require.Equal(t, wantTaker(req, fd.wallet.Hex()), q.Taker)
 			require.NotNil(t, fd.desk.book.get(q.ID), "quote %s is not in the book", q.ID)
 			best = best || q.ID == out.BestQuoteID
 		}
 		require.True(t, best, "best_quote_id %s is none of the quotes", out.BestQuoteID)
 	})
+}
+
+// wantTaker is the taker a quote request names: its source_wallet
+// (checksummed), else the primary.
+func wantTaker(req QuoteRequest, primary string) string {
+	if req.SourceWallet == nil {
+		return primary
+	}
+	return common.HexToAddress(*req.SourceWallet).Hex()
 }
 
 // Rows of FuzzOrderBody (sel % 4); seeds name them by number.
@@ -203,11 +214,11 @@ func FuzzOrderBody(f *testing.F) {
 // TestQuoteRefusalCodes: a missing currency is a missing field (400
 // invalid_request naming it); one not served is unsupported_asset; a
 // malformed or non-positive amount is invalid_request, a well-formed one
-// above what any rail quotes is 502 no_quote_available, and a bad
+// above what any rail quotes is 502 no_quote_available, and a malformed
 // source_wallet is refused before that.
 func TestQuoteRefusalCodes(t *testing.T) {
 	fd := newFuzzDesk(t)
-	deadWallet := "0x000000000000000000000000000000000000dEaD"
+	deadWallet, badWallet := "0x000000000000000000000000000000000000dEaD", "not an address"
 	for _, c := range []struct {
 		req        QuoteRequest
 		code, text string
@@ -219,8 +230,11 @@ func TestQuoteRefusalCodes(t *testing.T) {
 		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "1e6"}, domain.CodeInvalidRequest, "decimal string"},
 		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "10000000.000001"}, domain.CodeNoQuoteAvailable, "more than 10000000 USDC"},
 		{QuoteRequest{FromCurrency: "EURC", ToCurrency: "USDT", Amount: "1000000000000"}, domain.CodeNoQuoteAvailable, "more than 10000000 EURC"},
+		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "1000000000000", SourceWallet: &badWallet},
+			domain.CodeInvalidRequest, "source_wallet"},
+		// A wallet that is not the account's is quoted (accept refuses it).
 		{QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "1000000000000", SourceWallet: &deadWallet},
-			domain.CodeInvalidRequest, "not a registered wallet"},
+			domain.CodeNoQuoteAvailable, "more than 10000000 USDC"},
 	} {
 		_, derr := fd.desk.Quote(context.Background(), fd.acct, c.req)
 		require.NotNil(t, derr, "%+v", c.req)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -54,6 +55,11 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 	case err == nil:
 		// Accepted before: the entity answers with the order as it is
 		// (another account's is not found, and learns nothing here).
+		if cur.Account == acct && req.SourceWallet != nil {
+			if cmd.ForeignSource, err = d.foreignWallet(ctx, acct, *req.SourceWallet); err != nil {
+				return domain.Outcome{}, err
+			}
+		}
 		if cur.Account == acct && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
 				return d.chainUnavailable(err), nil
@@ -91,6 +97,42 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 		return domain.Refuse(cmd.Refusal), nil
 	}
 	return out, err
+}
+
+// checkSigner refuses a signer the account may not spend from: the quote's
+// taker, or a source_wallet named at accept, that is not one of its wallets
+// (quoted for any address, or unlinked since) is 403 not_permitted (SPEC.md:
+// "If the account or source wallet is not permitted, accept … is refused
+// with 403"), failing closed; a registered source_wallet other than the
+// taker is a bad request (the quote is the taker's).
+func checkSigner(info actors.AccountInfo, sourceWallet *string, taker string) *domain.Error {
+	if sourceWallet != nil {
+		addr, err := domain.NormalizeAddress("source_wallet", *sourceWallet)
+		if err != nil {
+			return err
+		}
+		if info.Wallets[addr] == nil {
+			return domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
+		}
+	}
+	if info.Wallets[taker] == nil {
+		return domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
+	}
+	return domain.CheckTaker(sourceWallet, taker)
+}
+
+// foreignWallet reports whether wallet is a well-formed address that is none
+// of acct's wallets (a malformed one is the order's to refuse).
+func (d *Desk) foreignWallet(ctx context.Context, acct, wallet string) (bool, error) {
+	addr, derr := domain.NormalizeAddress("source_wallet", wallet)
+	if derr != nil {
+		return false, nil
+	}
+	info, err := d.e.AccountInfo(ctx, acct)
+	if err != nil {
+		return false, fmt.Errorf("fx: accept: account %s: %w", acct, err)
+	}
+	return info.Wallets[addr] == nil, nil
 }
 
 // issues is what stands in the way of the order's Permit2 pull: the
@@ -133,12 +175,8 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 		return nil, domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
 	}
 	signer := q.Taker
-	if derr := domain.CheckTaker(req.SourceWallet, signer.Hex()); derr != nil {
+	if derr := checkSigner(info, req.SourceWallet, signer.Hex()); derr != nil {
 		return nil, derr
-	}
-	// The wallet may have been unlinked since the quote: fail closed.
-	if info.Wallets[signer.Hex()] == nil {
-		return nil, domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
 	}
 	deadline := now.Add(d.cfg.OrderDeadline).Truncate(time.Second)
 	c := &domain.CreateOrder{

@@ -251,7 +251,7 @@ func openAPISchemas() obj {
 			"from_currency": currency("Currency paid in."),
 			"to_currency":   currency("Currency received."),
 			"amount":        amount("Exact input, in from_currency. Neither rail quotes more than 10000000: a larger amount is 502 no_quote_available."),
-			"source_wallet": address("Registered signer wallet that will sign (the taker); default the primary wallet."),
+			"source_wallet": address("The wallet that will sign (the taker); default the primary wallet. One that is not the account's is quoted, and its accept is 403 not_permitted."),
 		}, "from_currency", "to_currency", "amount"),
 		"Quote": object("One quote. AMM quotes are indicative, RFQ quotes firm; a quote lives 30 s.", obj{
 			"id":            id("q_", "Quote id."),
@@ -271,7 +271,7 @@ func openAPISchemas() obj {
 			"best_quote_id": tString("Id of the quote with the largest amount_out."),
 		}, "quotes", "best_quote_id"),
 		"AcceptRequest": request("Optional body of an accept.", obj{
-			"source_wallet": address("The wallet that signs: the quote's taker (its source_wallet, else the primary wallet when it was quoted). Given, it must be that wallet (400 otherwise)."),
+			"source_wallet": address("The wallet that signs: the quote's taker (its source_wallet, else the primary wallet when it was quoted). Given, it must be one of the account's wallets (403 not_permitted otherwise) and that wallet (400 otherwise)."),
 		}),
 		"SubmitRequest": obj{
 			"type":                 "object",
@@ -469,7 +469,7 @@ func openAPISchemas() obj {
 				"amount":        amount("Amount, in from_currency."),
 				"recipient":     address("Payee address; not the zero address."),
 				"contact_id":    id("ct_", "A saved contact as the payee."),
-				"source_wallet": address("Registered signer wallet paying; default the primary wallet."),
+				"source_wallet": address("Registered signer wallet paying; default the primary wallet. One that is not the account's is 403 not_permitted."),
 				"memo":          tString(""),
 			},
 			"required": []string{"from_currency", "currency", "amount"},

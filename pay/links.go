@@ -71,7 +71,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	if derr == nil {
-		cmd.PayoutWallet, derr = sourceWallet(info, "payout_wallet", req.PayoutWallet)
+		cmd.PayoutWallet, derr = accountWallet(info, "payout_wallet", req.PayoutWallet, notOwnPayout)
 	}
 	if derr == nil {
 		cctx, cancel := context.WithTimeout(ctx, chainTimeout)

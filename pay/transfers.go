@@ -115,7 +115,7 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 		}
 	}
 	if derr == nil {
-		cmd.SourceWallet, derr = sourceWallet(info, "source_wallet", req.SourceWallet)
+		cmd.SourceWallet, derr = accountWallet(info, "source_wallet", req.SourceWallet, notPermittedForPay)
 	}
 	if derr == nil && req.FromCurrency == req.Currency {
 		cmd.Signing, derr = d.erc20Signing(req.Currency, cmd.Recipient, cmd.Amount)
@@ -153,22 +153,37 @@ func payPermitted(info actors.AccountInfo) bool {
 	return info.Account != nil && info.Account.KYC == domain.KYCApproved && info.Account.Pay
 }
 
-// sourceWallet is the named wallet (a registered one) or the primary.
-func sourceWallet(info actors.AccountInfo, field string, source *string) (string, *domain.Error) {
-	if source == nil {
+// accountWallet is the named wallet (a registered one) or the primary. A
+// well-formed address that is none of the account's wallets is refused
+// with foreign(addr): a source wallet the account may not spend from is
+// 403 not_permitted (SPEC.md, Endpoints rule 4: "If the account or source
+// wallet is not permitted, … create is refused with 403"), a payout wallet
+// that is not the account's is a bad request.
+func accountWallet(info actors.AccountInfo, field string, named *string, foreign func(addr string) *domain.Error) (string, *domain.Error) {
+	if named == nil {
 		if p := info.Primary(); p != "" {
 			return p, nil
 		}
 		return "", domain.ErrInvalid("the account has no registered wallet: register one with POST /wallets first")
 	}
-	addr, err := domain.NormalizeAddress(field, *source)
+	addr, err := domain.NormalizeAddress(field, *named)
 	if err != nil {
 		return "", err
 	}
 	if info.Wallets[addr] == nil {
-		return "", domain.ErrInvalid("%s %s is not a registered wallet of this account", field, addr)
+		return "", foreign(addr)
 	}
 	return addr, nil
+}
+
+// notPermittedForPay refuses a source wallet that is not the account's.
+func notPermittedForPay(string) *domain.Error {
+	return domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+}
+
+// notOwnPayout refuses a payout wallet that is not the account's.
+func notOwnPayout(addr string) *domain.Error {
+	return domain.ErrInvalid("payout_wallet %s is not a registered wallet of this account", addr)
 }
 
 // erc20Signing is the transaction a same-currency payer sends.

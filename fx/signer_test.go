@@ -1,0 +1,79 @@
+package fx
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/actors"
+	"github.com/fxd-labs/fxd/domain"
+)
+
+// TestCheckSigner: who may sign an accepted quote. A wallet that is not
+// the account's is 403 not_permitted with SPEC.md's message, whether it is
+// the quote's taker or the source_wallet named at accept; a registered
+// wallet other than the taker is 400; a malformed one is 400.
+func TestCheckSigner(t *testing.T) {
+	const (
+		taker   = "0x1111111111111111111111111111111111111111"
+		other   = "0x2222222222222222222222222222222222222222"
+		foreign = "0x000000000000000000000000000000000000dEaD"
+	)
+	both := actors.AccountInfo{Wallets: map[string]*domain.Wallet{taker: {Primary: true}, other: {}}}
+	onlyOther := actors.AccountInfo{Wallets: map[string]*domain.Wallet{other: {Primary: true}}}
+	str := func(s string) *string { return &s }
+	for _, c := range []struct {
+		name   string
+		info   actors.AccountInfo
+		source *string
+		status int // 0: accepted
+		code   string
+	}{
+		{"the taker, unnamed", both, nil, 0, ""},
+		{"the taker, named", both, str(taker), 0, ""},
+		{"the taker, named in lower case", both, str("0x1111111111111111111111111111111111111111"), 0, ""},
+		{"another wallet of the account", both, str(other), 400, domain.CodeInvalidRequest},
+		{"a wallet not the account's", both, str(foreign), 403, domain.CodeNotPermitted},
+		{"malformed", both, str("0x12"), 400, domain.CodeInvalidRequest},
+		{"the taker unlinked since the quote", onlyOther, nil, 403, domain.CodeNotPermitted},
+		{"the taker unlinked, named", onlyOther, str(taker), 403, domain.CodeNotPermitted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			derr := checkSigner(c.info, c.source, taker)
+			if c.status == 0 {
+				require.Nil(t, derr)
+				return
+			}
+			require.NotNil(t, derr)
+			require.Equal(t, c.status, derr.Status)
+			require.Equal(t, c.code, derr.Code)
+			if c.status == 403 {
+				require.Equal(t, domain.MsgNotPermittedSwap, derr.Message)
+			}
+		})
+	}
+}
+
+// TestForeignTakerQuotedThenRefused: POST /fx/quotes for a source_wallet
+// that is not the account's quotes it (quoting is allowed; CONTRACT.md puts
+// the 403 at accept), and accepting that quote is 403 not_permitted, on
+// both rails, with no order made.
+func TestForeignTakerQuotedThenRefused(t *testing.T) {
+	env := newQuoteEnv(t)
+	foreign := "0x000000000000000000000000000000000000dEaD"
+	req := QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "10", SourceWallet: &foreign}
+	view, derr := env.desk.Quote(context.Background(), env.acct, req)
+	require.Nil(t, derr)
+	require.NotEmpty(t, view.Quotes)
+	for _, q := range view.Quotes {
+		require.Equal(t, foreign, q.Taker)
+		out, err := env.desk.Accept(context.Background(), env.acct, q.ID, AcceptRequest{}, nil)
+		require.NoError(t, err)
+		require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
+		require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for swap"}}`, string(out.Reply.Body))
+		id, _ := orderID(q.ID)
+		_, err = env.desk.e.Order(context.Background(), id)
+		require.ErrorIs(t, err, actors.ErrNoOrder)
+	}
+}
