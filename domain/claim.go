@@ -33,10 +33,17 @@ type Claim struct {
 // By: granted once, ever; granted again to the same record (a retry after a
 // crash between the claim and the record's own write); 409 tx_already_used
 // for anyone else.
+//
+// With Probe it claims nothing (LogIndex is ignored): it asks whether any
+// log of the transaction confirmed a record other than By, and answers 409
+// tx_already_used if so. A submit whose transaction pays nothing the
+// record asks for, but which already confirmed another record, is "a hash
+// already used" (CONTRACT.md), not one that was never a payment.
 type ClaimLog struct {
 	TxHash   string
 	LogIndex uint64
 	By       string
+	Probe    bool `json:",omitempty"`
 }
 
 func (ClaimLog) Target() Kind { return KindClaim }
@@ -71,6 +78,8 @@ func (s *ClaimState) Handle(req Request, env Env) Outcome {
 	case c.By == "":
 		e := ErrInvalid("a claim needs a record")
 		return Outcome{Reply: e.Reply(), Err: e}
+	case c.Probe:
+		return s.probe(h, c.By)
 	case by == c.By:
 		return Outcome{Reply: jsonReply(200, struct{}{})}
 	case by != "":
@@ -79,6 +88,23 @@ func (s *ClaimState) Handle(req Request, env Env) Outcome {
 	}
 	claim := &Claim{TxHash: h, LogIndex: c.LogIndex, By: c.By, At: env.Now}
 	return Outcome{Events: []Event{{Kind: EvClaimPut, Claim: claim}}, Reply: jsonReply(200, struct{}{})}
+}
+
+// probe answers ClaimLog.Probe: 409 if a log of the transaction confirmed
+// a record other than by, with the lowest such log named (map order must
+// not choose the message).
+func (s *ClaimState) probe(h, by string) Outcome {
+	var other *Claim
+	for _, c := range s.Claims {
+		if c.By != by && (other == nil || c.LogIndex < other.LogIndex) {
+			other = c
+		}
+	}
+	if other == nil {
+		return Outcome{Reply: jsonReply(200, struct{}{})}
+	}
+	e := ErrTxAlreadyUsed("transaction %s log %d already confirmed another record", h, other.LogIndex)
+	return Outcome{Reply: e.Reply(), Err: e}
 }
 
 // Apply records a claim; a second claim of one log is a broken invariant.

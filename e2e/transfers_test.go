@@ -156,6 +156,10 @@ func TestSameCurrencyTransfers(t *testing.T) {
 	_, twin := tr.createTransfer(t, body("25.5", payee, ""), nil)
 	requireError(t, tr.submitTransfer(t, twin.ID, fmt.Sprintf(`{"tx_hash":%q}`, hash)), 409, "tx_already_used")
 	require.Equal(t, "created", tr.transfer(t, twin.ID).State)
+	// A hash already used is 409 also for a transfer it would never have paid.
+	_, unlike := tr.createTransfer(t, body("3", payee, ""), nil)
+	requireError(t, tr.submitTransfer(t, unlike.ID, fmt.Sprintf(`{"tx_hash":%q}`, hash)), 409, "tx_already_used")
+	require.Equal(t, "created", tr.transfer(t, unlike.ID).State)
 
 	// Transactions that are not this payment: refused, state unchanged.
 	_, tv2 := tr.createTransfer(t, body("10", payee, ""), nil)

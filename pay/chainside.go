@@ -103,8 +103,9 @@ func (d *Desk) confirm(ctx context.Context, tr *tracked) error {
 // transfer (exact token, from the source wallet, to the recipient, exact
 // value) and claims it for the transfer in the tx's claim entity: one log
 // confirms at most one transfer, ever. The refusal is 400
-// transfer_not_verified (reverted, or no such log) or 409 tx_already_used
-// (every such log confirmed another transfer).
+// transfer_not_verified (reverted, or no such log and no log of the tx
+// confirmed another transfer) or 409 tx_already_used (every such log, or
+// with none such some log of the tx, confirmed another transfer).
 func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Receipt, st verify.Status) (uint64, *domain.Error, error) {
 	if st == verify.Reverted {
 		return 0, domain.ErrTransferNotVerified("%s", d.revertReason(ctx, t, rcpt.TxHash)), nil
@@ -128,6 +129,16 @@ func (d *Desk) claimLog(ctx context.Context, t *domain.Transfer, rcpt *types.Rec
 	}
 	if refusal != nil {
 		return 0, refusal, nil
+	}
+	// Nothing here pays this transfer: if the tx confirmed another one, the
+	// hash is "already used" (409); else it never paid this (400).
+	used, err := d.cfg.Claims.Claim(ctx, domain.ClaimID(rcpt.TxHash.Hex()), domain.ClaimLog{
+		TxHash: rcpt.TxHash.Hex(), By: t.ID, Probe: true})
+	if err != nil {
+		return 0, nil, fmt.Errorf("pay: probe claims of %s: %w", rcpt.TxHash.Hex(), err)
+	}
+	if used != nil {
+		return 0, used, nil
 	}
 	// Without the tx hash (the caller's own, and the transfer's tx_hash): a
 	// watcher's failure_reason keeps this whole within its 200 runes.
