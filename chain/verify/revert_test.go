@@ -125,8 +125,10 @@ func TestDecodeBuiltinAndOther(t *testing.T) {
 		{"error string with control characters", builtinData(t, "Error(string)", "string", "a\nb\u202e"), `Error("a\nb\u202e")`, true},
 		{"panic overflow", builtinData(t, "Panic(uint256)", "uint256", big.NewInt(0x11)), "Panic(0x11)", true},
 		{"panic division by zero", builtinData(t, "Panic(uint256)", "uint256", big.NewInt(0x12)), "Panic(0x12)", true},
-		{"unknown selector, long payload", append([]byte{0xde, 0xad, 0xbe, 0xef}, make([]byte, 96)...), "unknown error 0xdeadbeef", false},
-		{"shorter than a selector", []byte{0xab, 0xcd}, "unknown error 0xabcd", false},
+		{"unknown selector, long payload", append([]byte{0xde, 0xad, 0xbe, 0xef}, make([]byte, 96)...), "unknown custom error", false},
+		{"shorter than a selector", []byte{0xab, 0xcd}, "unknown custom error", false},
+		{"ERC-6093 (OpenZeppelin v5 tokens)", erc6093Data(t, "ERC20InsufficientBalance", addrA, big.NewInt(5), big.NewInt(7)),
+			"ERC20InsufficientBalance(" + addrA.Hex() + ", 5, 7)", true},
 		{"empty", []byte{}, "execution reverted", false},
 		{"nil", nil, "execution reverted", false},
 		{"known selector, truncated arguments", allowance[:4+40], "InsufficientAllowance(malformed arguments)", false},
@@ -179,4 +181,15 @@ func TestRevertError(t *testing.T) {
 	t.Parallel()
 	r := &Revert{Data: []byte{}, Reason: "execution reverted"}
 	require.Equal(t, "verify: call reverted: execution reverted", r.Error())
+}
+
+// erc6093Data packs an ERC-6093 error as a token reverts with it.
+func erc6093Data(t *testing.T, name string, args ...any) []byte {
+	t.Helper()
+	a, err := abi.JSON(strings.NewReader(erc6093ABI))
+	require.NoError(t, err)
+	e := a.Errors[name]
+	data, err := e.Inputs.Pack(args...)
+	require.NoError(t, err)
+	return append(e.ID[:4:4], data...)
 }
