@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"cmp"
 	"fmt"
 	"math/big"
 	"strings"
@@ -88,8 +87,7 @@ func (s *LinkState) Decide(cmd Command, env Env) ([]*Link, Reply, *Error) {
 			return nil, Reply{}, ErrInvalidState("payment link %s is %s", l.ID, l.State)
 		}
 		if l.PastExpiry(env.Now) {
-			// Not open any more, though its expiry is recorded only after
-			// expiryGrace (a payment mined in time may still be on its way).
+			// Expired (Link.At), though the expiry job may not have run yet.
 			return nil, Reply{}, ErrInvalidState("payment link %s expired at %s", l.ID, RFC3339(l.ExpiresAt))
 		}
 		return linkReply(l.next(env, LinkCancelled, nil), 200)
@@ -148,9 +146,11 @@ func (s *LinkState) create(c CreateLink, env Env) ([]*Link, Reply, *Error) {
 }
 
 // pay counts the logs not counted yet: toward the amount while the link is
-// open (paid once it is reached), as late money once it is closed. Money
-// mined after expires_at finds the link expired, even before the expiry
-// job ran. A Transfer of nothing is no payment (anyone can send one).
+// open (paid once it is reached), as late money once it is closed. A link
+// is closed from expires_at on, even before the expiry job ran: money
+// counted after it, or mined after it, finds the link expired, as every
+// view has shown it since (Link.At), so a link shown expired never turns
+// paid. A Transfer of nothing is no payment (anyone can send one).
 func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 	l := s.Link
 	n := *l
@@ -165,7 +165,7 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 		if p.Amount.Sign() == 0 || n.counted(h, p.LogIndex) || len(n.Payments) >= MaxLinkPayments {
 			continue
 		}
-		if mined := cmp.Or(p.MinedAt, env.Now); n.Open() && n.PastExpiry(mined) {
+		if n.Open() && (n.PastExpiry(env.Now) || n.PastExpiry(p.MinedAt)) {
 			n.State = LinkExpired // no event, as the expiry job's
 		}
 		p.TxHash, p.Amount, p.At, p.MinedAt = h, new(big.Int).Set(p.Amount), env.Now, time.Time{}
@@ -181,10 +181,23 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 		}
 	}
 	if !added {
-		return nil, jsonReply(200, ViewPublicLink(l)), nil
+		return nil, jsonReply(200, ViewPublicLink(l.At(env.Now))), nil
 	}
 	n.UpdatedAt = env.Now
 	return []*Link{&n}, jsonReply(200, ViewPublicLink(&n)), nil
+}
+
+// At is the link as it stands at now: an open link past its expires_at is
+// expired (a copy says so) though the expiry job has not recorded it yet.
+// Every view of a link goes through it, so what a caller reads agrees with
+// what a cancel or a payment decides at the same instant.
+func (l *Link) At(now time.Time) *Link {
+	if !l.Open() || !l.PastExpiry(now) {
+		return l
+	}
+	n := *l
+	n.State = LinkExpired
+	return &n
 }
 
 // PastExpiry reports whether the link has an expiry and at is after it:

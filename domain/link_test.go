@@ -148,9 +148,10 @@ func TestLinkCreateValidationAndCodec(t *testing.T) {
 	require.Panics(t, func() { s.applyRow(&row) })
 }
 
-// Money counts by when it was mined: after expires_at the link is expired
-// (even before the expiry job ran) and the money late; mined before it,
-// it counts even when counted after. A Transfer of nothing is skipped.
+// From expires_at on the link is expired (even before the expiry job ran,
+// as every view shows it: Link.At) and money counted then is late, also
+// when it was mined before; money mined after it is late whenever it is
+// counted. A Transfer of nothing is skipped.
 func TestLinkPaymentTimeAndZero(t *testing.T) {
 	expires := t0.Add(time.Hour)
 	at := func(p PayLink, mined time.Time) PayLink { p.Payments[0].MinedAt = mined; return p }
@@ -165,8 +166,9 @@ func TestLinkPaymentTimeAndZero(t *testing.T) {
 		{"paid in time", t0.Add(time.Minute), pay(hashFund, 0, "100000000"), LinkPaid, 0, true},
 		{"mined after expiry, counted before the job", expires.Add(2 * time.Second), at(pay(hashFund, 0, "100000000"), expires.Add(time.Second)), LinkExpired, 1, false},
 		{"no block time: the clock decides", expires.Add(2 * time.Second), pay(hashFund, 0, "100000000"), LinkExpired, 1, false},
-		{"mined in time, counted after expiry", expires.Add(3 * time.Second), at(pay(hashFund, 0, "100000000"), expires.Add(-time.Second)), LinkPaid, 0, true},
-		{"mined at the expiry instant", expires.Add(3 * time.Second), at(pay(hashFund, 0, "100000000"), expires), LinkPaid, 0, true},
+		{"mined in time, counted after expiry: shown expired already", expires.Add(3 * time.Second), at(pay(hashFund, 0, "100000000"), expires.Add(-time.Second)), LinkExpired, 1, false},
+		{"mined and counted at the expiry instant", expires, at(pay(hashFund, 0, "100000000"), expires), LinkPaid, 0, true},
+		{"mined in time, counted one tick late", expires.Add(time.Nanosecond), at(pay(hashFund, 0, "100000000"), expires), LinkExpired, 1, false},
 		{"a Transfer of nothing", t0.Add(time.Minute), pay(hashFund, 0, "0"), LinkOpen, 0, false},
 	} {
 		clk := newClock()
@@ -189,5 +191,31 @@ func TestLinkPaymentTimeAndZero(t *testing.T) {
 		if c.wantState == LinkOpen {
 			require.Empty(t, s.Link.Payments, c.name)
 		}
+	}
+}
+
+// TestLinkAt: a view of an open link past its expires_at says expired
+// before the expiry job records it; any other link reads as stored, and
+// the stored link is never changed by a view.
+func TestLinkAt(t *testing.T) {
+	expires := t0.Add(time.Hour)
+	for _, c := range []struct {
+		name, state string
+		expiresAt   time.Time
+		now         time.Time
+		want        string
+	}{
+		{"open, before expiry", LinkOpen, expires, expires.Add(-time.Second), LinkOpen},
+		{"open, at the expiry instant", LinkOpen, expires, expires, LinkOpen},
+		{"open, past expiry", LinkOpen, expires, expires.Add(time.Millisecond), LinkExpired},
+		{"open, no expiry", LinkOpen, time.Time{}, expires.Add(24 * time.Hour), LinkOpen},
+		{"paid, past expiry", LinkPaid, expires, expires.Add(time.Hour), LinkPaid},
+		{"cancelled, past expiry", LinkCancelled, expires, expires.Add(time.Hour), LinkCancelled},
+	} {
+		l := &Link{ID: "pl_x", State: c.state, ExpiresAt: c.expiresAt}
+		require.Equal(t, c.want, l.At(c.now).State, c.name)
+		require.Equal(t, c.want, ViewLink(l.At(c.now)).State, c.name)
+		require.Equal(t, c.want, ViewPublicLink(l.At(c.now)).State, c.name)
+		require.Equal(t, c.state, l.State, c.name)
 	}
 }

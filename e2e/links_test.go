@@ -191,9 +191,10 @@ func TestPaymentLinks(t *testing.T) {
 }
 
 // TestPaymentLinkExpires: an open link past its expires_at is expired by
-// the service by itself; it cannot be cancelled then, its public page says
-// so, and money that reaches it after is still forwarded to the payout
-// wallet and shows in the ledger as late.
+// the service by itself, and every read says so from that instant (no
+// waiting for the expiry job); it cannot be cancelled then, its public
+// page says so, and money that reaches it after is still forwarded to the
+// payout wallet and shows in the ledger as late.
 func TestPaymentLinkExpires(t *testing.T) {
 	t.Parallel()
 	jsDir(t)
@@ -203,6 +204,11 @@ func TestPaymentLinkExpires(t *testing.T) {
 	expires := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339)
 	l := merchant.createLink(t, fmt.Sprintf(`{"currency":"USDC","amount":"8","expires_at":%q}`, expires))
 	require.Equal(t, expires, *l.ExpiresAt)
+	// Read once, right after expires_at (the server's clock is ours): no poll.
+	exp, err := time.Parse(time.RFC3339, expires)
+	require.NoError(t, err)
+	time.Sleep(time.Until(exp.Add(time.Second)))
+	require.Equal(t, "expired", merchant.link(t, l.ID).State, "a read past expires_at")
 	merchant.awaitLink(t, l.ID, "expired", 30*time.Second)
 	requireError(t, call(t, merchant.c, "PATCH", basePath+"/payment-links/"+l.ID, `{"state":"cancelled"}`, nil), 409, "invalid_state")
 	pub := callPublic(t, srv.unsigned(t), "GET", basePath+"/pay/"+l.ID)

@@ -100,7 +100,8 @@ func (s *Server) getLink(rc *reqCtx) {
 }
 
 func (s *Server) listLinks(rc *reqCtx) {
-	s.listRows(rc, domain.KindLink, func(r domain.Row) any { return domain.ViewLink(r.(*domain.Link)) })
+	now := s.cfg.Clock()
+	s.listRows(rc, domain.KindLink, func(r domain.Row) any { return domain.ViewLink(r.(*domain.Link).At(now)) })
 }
 
 // getPublicLink is GET /pay/{id}: no key, the payer's view.

@@ -108,7 +108,7 @@ func (d *Desk) Link(ctx context.Context, acct, id string) (*domain.Link, error) 
 	if err != nil {
 		return nil, err
 	}
-	return r.(*domain.Link), nil
+	return r.(*domain.Link).At(d.cfg.Clock()), nil
 }
 
 // CancelLink is PATCH /payment-links/{id} {"state":"cancelled"}.

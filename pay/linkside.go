@@ -64,7 +64,7 @@ const (
 func nextLinkJob(tr *linkTracked, now time.Time) linkJob {
 	l := tr.l
 	switch {
-	case l.Open() && l.PastExpiry(now.Add(-expiryGrace)):
+	case l.Open() && l.PastExpiry(now):
 		return linkExpire
 	case l.Open() && now.Sub(tr.lastScan) >= linkScanEvery:
 		return linkScan
