@@ -423,12 +423,15 @@ func TestWebhookDelivery(t *testing.T) {
 	query := "?limit=1"
 	for range len(att) + 1 {
 		page := deliveriesPage(t, c, all.ID, query)
+		require.LessOrEqual(t, len(page.Data), 1, "a page never holds more than limit rows")
 		paged = append(paged, page.Data...)
 		if !page.HasMore {
 			require.Nil(t, page.NextCursor)
 			break
 		}
 		require.NotNil(t, page.NextCursor)
+		// One attempt per delivery: every page ends on a delivery's edge,
+		// so the cursor is the plain delivery id (no ":<attempt>").
 		require.Equal(t, page.Data[len(page.Data)-1].ID, *page.NextCursor)
 		query = "?limit=1&starting_after=" + *page.NextCursor
 	}

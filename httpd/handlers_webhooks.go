@@ -116,6 +116,14 @@ func (s *Server) listWebhooks(rc *reqCtx) {
 	})
 }
 
+// deliveryQuery is listQuery for GET /webhooks/{id}/deliveries, whose
+// starting_after also takes the "<delivery id>:<attempt>" cursor this list
+// alone hands out (the webhook desk reads it: see webhook.ListDeliveries).
+var deliveryQuery = []param{
+	listQuery[0],
+	{"starting_after", "string", "next_cursor of the previous page: a delivery id, continuing after that delivery, or \"<delivery id>:<attempt>\", continuing with that delivery's attempts numbered below it"},
+}
+
 func (s *Server) listWebhookDeliveries(rc *reqCtx) {
 	s.pagedRead(rc, "webhook endpoint", func(ctx context.Context, p domain.Page) (any, error) {
 		return s.cfg.Webhooks.ListDeliveries(ctx, rc.key.Account, rc.params.get("id"), p)

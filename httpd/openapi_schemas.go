@@ -192,6 +192,15 @@ func list(desc, item string) obj {
 	}, "data", "has_more", "next_cursor")
 }
 
+// deliveryList is the list envelope of GET /webhooks/{id}/deliveries. Its
+// next_cursor is not always an item's id: a page may end inside a
+// delivery, and only the attempt number says where.
+func deliveryList() obj {
+	l := list("Attempts to deliver to this endpoint, one row per attempt, grouped by delivery, not interleaved by time: newest delivery first, each delivery's attempts together, newest first. A page holds at most limit rows, so a delivery with more attempts than fit may be split across pages; every attempt is listed once.", "Delivery")
+	l["properties"].(obj)["next_cursor"] = orNull(tString("To pass as starting_after for the next page; null on the last page. When the page ends on a delivery's edge, the last row's id (a delivery id); when it ends inside a delivery, \"<delivery id>:<attempt>\" of the last row, and the next page goes on with that delivery's attempts numbered below it, then the older deliveries. Attempts made after the page was read are not shown."))
+	return l
+}
+
 func arrayOf(items obj, desc string) obj {
 	return obj{"type": "array", "items": items, "description": desc}
 }
@@ -617,7 +626,7 @@ func openAPISchemas() obj {
 			"duration_ms": obj{"type": "integer", "minimum": 0, "description": "Milliseconds from the start of the attempt to its outcome."},
 			"at":          dateTime("When the attempt started."),
 		}, "id", "event_id", "attempt", "status_code", "error", "duration_ms", "at"),
-		"DeliveryList": list("Attempts to deliver to this endpoint, one row per attempt, newest delivery first and each delivery's attempts together, newest first. A page ends on a delivery boundary: limit bounds the rows, except that a delivery with more attempts than limit comes whole; next_cursor (the last row's id, a delivery id) continues after that delivery.", "Delivery"),
+		"DeliveryList": deliveryList(),
 		"WebhookTestObject": object("data.object of a webhook.test event.", obj{
 			"endpoint_id": id("wh_", "The tested endpoint."),
 		}, "endpoint_id"),

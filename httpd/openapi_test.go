@@ -299,6 +299,9 @@ func TestOpenAPISchemasMatchServer(t *testing.T) {
 	valid("Delivery", mustJSON(t, attempt))
 	attempt["attempt"], attempt["status_code"], attempt["error"] = 1, 500, "HTTP 500"
 	valid("DeliveryList", mustJSON(t, map[string]any{"data": []any{attempt}, "has_more": true, "next_cursor": attempt["id"]}))
+	// A page cut inside a delivery: the cursor names the last row's attempt.
+	attempt["attempt"] = 2
+	valid("DeliveryList", mustJSON(t, map[string]any{"data": []any{attempt}, "has_more": true, "next_cursor": attempt["id"].(string) + ":2"}))
 	attempt["attempt"] = 0
 	invalid("Delivery", mustJSON(t, attempt))
 
@@ -513,6 +516,35 @@ func TestOpenAPIWebhooks(t *testing.T) {
 	require.NotRegexp(t, sig, v+" "+v+" "+v)
 	require.NotRegexp(t, sig, "v1a,"+v[3:])
 	require.Regexp(t, regexp.MustCompile(patWebhookSecret), sharedVector(t, "webhooks.json", "secret"))
+}
+
+// TestOpenAPIDeliveryCursor: GET /webhooks/{id}/deliveries documents the
+// "<delivery id>:<attempt>" cursor it alone hands out, in its
+// starting_after and in DeliveryList's next_cursor; other lists do not.
+func TestOpenAPIDeliveryCursor(t *testing.T) {
+	doc := decodeDoc(t, buildTestDoc(t))
+	const colon = "<delivery id>:<attempt>"
+	startingAfter := func(path string) string {
+		op := doc["paths"].(map[string]any)[path].(map[string]any)["get"].(map[string]any)
+		for _, p := range asSlice(op["parameters"]) {
+			if pm := p.(map[string]any); pm["name"] == "starting_after" {
+				return pm["description"].(string)
+			}
+		}
+		t.Fatalf("%s: no starting_after", path)
+		return ""
+	}
+	require.Contains(t, startingAfter("/webhooks/{id}/deliveries"), colon)
+	require.NotContains(t, startingAfter("/webhooks"), colon)
+	require.NotContains(t, startingAfter("/events"), colon)
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	cursor := func(list string) string {
+		props := schemas[list].(map[string]any)["properties"].(map[string]any)
+		return props["next_cursor"].(map[string]any)["description"].(string)
+	}
+	require.Contains(t, cursor("DeliveryList"), colon)
+	require.NotContains(t, cursor("WebhookList"), colon)
+	require.Contains(t, schemas["DeliveryList"].(map[string]any)["description"], "not interleaved by time")
 }
 
 // TestOpenAPIRoutes checks every route of the table against its operation.

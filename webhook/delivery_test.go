@@ -3,7 +3,6 @@ package webhook
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -767,47 +766,6 @@ func TestDeliveryBurstPace(t *testing.T) {
 	}
 	h.setState(h.acct, c.ID, domain.EndpointEnabled)
 	require.Eventually(t, func() bool { return rc.count() >= n }, 2*time.Second, pollTick, "delivered %d of %d", rc.count(), n)
-}
-
-// Pages of GET /webhooks/{id}/deliveries end on a delivery's edge: a
-// delivery with three attempts and two with one each, walked with limit 2,
-// give every attempt once, a delivery's attempts together, and next_cursor
-// (a delivery id) continues after it; a delivery bigger than the limit
-// fills its page whole.
-func TestDeliveriesPagesEndOnADelivery(t *testing.T) {
-	h := newHarness(t, Config{Schedule: shortSchedule(2)}, false)
-	rc := newReceiver(t, 500)
-	ep := h.createEndpoint(h.acct, rc.URL()).ID
-	big := h.sendTest(h.acct, ep)
-	h.waitDelivery(ep, big, "three failed attempts", func(d *domain.Delivery) bool { return d.State == domain.DeliveryFailed })
-	rc.status.Store(200)
-	var small []string
-	for range 2 {
-		dlv := h.sendTest(h.acct, ep)
-		h.waitDelivery(ep, dlv, "delivered", func(d *domain.Delivery) bool { return d.State == domain.DeliveryDelivered })
-		small = append(small, dlv)
-	}
-	var pages [][]string
-	after := ""
-	for {
-		page, err := h.d.ListDeliveries(ctxT(t), h.acct, ep, domain.Page{Limit: 2, StartingAfter: after})
-		require.NoError(t, err)
-		var rows []string
-		for _, a := range page.Data {
-			rows = append(rows, fmt.Sprintf("%s#%d", a.ID, a.Attempt))
-		}
-		pages = append(pages, rows)
-		if !page.HasMore {
-			require.Nil(t, page.NextCursor)
-			break
-		}
-		require.Equal(t, page.Data[len(page.Data)-1].ID, *page.NextCursor, "next_cursor is the last row's id")
-		after = *page.NextCursor
-	}
-	require.Equal(t, [][]string{
-		{small[1] + "#1", small[0] + "#1"},
-		{big + "#3", big + "#2", big + "#1"},
-	}, pages)
 }
 
 // resendFailed sends the failed delivery dlv (event evt, attempts made)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
@@ -80,39 +82,104 @@ func (d *Desk) filtered(ctx context.Context, acct string, k domain.Kind, p domai
 }
 
 // ListDeliveries is GET /webhooks/{id}/deliveries: one row per attempt,
-// newest delivery first, its attempts newest first. A page ends on a
-// delivery's edge, so next_cursor (the last row's id, a delivery id)
-// continues after it; a delivery with more attempts than the page's limit
-// fills its page alone, whole.
+// grouped by delivery, not interleaved by time: newest delivery first,
+// its attempts newest first. A page holds at most p.Limit rows. When it
+// ends on a delivery's edge, next_cursor is the last row's id, a delivery
+// id, as it always was, so a client that pages by delivery id keeps
+// working; when it must cut inside a delivery, next_cursor is
+// "<delivery id>:<attempt>" of the last row, and the next page goes on
+// with that delivery's attempts numbered below it (see deliveryCursor).
 func (d *Desk) ListDeliveries(ctx context.Context, acct, id string, p domain.Page) (domain.ListView[domain.AttemptView], error) {
 	var page domain.ListView[domain.AttemptView]
 	if _, err := d.Endpoint(ctx, acct, id); err != nil {
 		return page, err
 	}
+	if p.Limit < 1 { // a zero Page (not from ParsePage) would index page.Data[-1]
+		p.Limit = domain.DefaultPageLimit
+	}
 	page.Data = []domain.AttemptView{}
+	c := parseDeliveryCursor(p.StartingAfter)
 	full := errors.New("page full")
-	err := d.e.Deliveries(ctx, id, p.StartingAfter, 1<<30, func(ref snapshot.DeliveryRef) error {
+	var next string
+	err := d.e.Deliveries(ctx, id, c.before, 1<<30, func(ref snapshot.DeliveryRef) error {
 		r, err := d.e.Row(ctx, domain.KindEvent, ref.Event, "")
 		if err != nil {
 			return err
 		}
 		dl := r.(*domain.WebhookEvent).Delivery(ref.Delivery)
-		if dl == nil || len(dl.Attempts) == 0 {
-			return nil // not attempted yet: no row
+		if dl == nil {
+			return nil
 		}
-		if n := len(page.Data); n >= p.Limit || n > 0 && n+len(dl.Attempts) > p.Limit {
-			page.HasMore = true // an attempted delivery follows the page
+		rows := c.follow(ref.Event, dl)
+		if len(rows) == 0 {
+			return nil // not attempted yet, or listed whole before the cursor: no row
+		}
+		room := p.Limit - len(page.Data)
+		if room == 0 { // the page ends on the previous delivery's edge
+			page.HasMore, next = true, page.Data[len(page.Data)-1].ID
 			return full
 		}
-		page.Data = append(page.Data, domain.ViewAttempts(ref.Event, dl)...)
+		if len(rows) > room { // cut inside this delivery
+			page.Data = append(page.Data, rows[:room]...)
+			last := rows[room-1]
+			page.HasMore, next = true, last.ID+":"+strconv.Itoa(last.Attempt)
+			return full
+		}
+		page.Data = append(page.Data, rows...)
 		return nil
 	})
 	if err != nil && !errors.Is(err, full) {
 		return page, err
 	}
 	if page.HasMore {
-		last := page.Data[len(page.Data)-1].ID
-		page.NextCursor = &last
+		page.NextCursor = &next
 	}
 	return page, nil
+}
+
+// deliveryCursor is a parsed starting_after of GET /webhooks/{id}/deliveries.
+// A plain id continues after that delivery, compared by id, not looked up
+// (an unknown id lists the deliveries older than it, as on every list).
+// "<dlv>:<n>", which a page cut inside a delivery hands out, continues
+// with dlv's attempts numbered below n, then the deliveries older than
+// dlv; attempts added to dlv after the cut are numbered above n and stay
+// out, as anything newer than a cursor does. An unknown dlv is thus
+// handled as the plain id dlv is.
+type deliveryCursor struct {
+	before string // the store's exclusive upper bound on delivery ids
+	dlv    string // the delivery cut inside; "" for a plain cursor
+	below  int    // dlv's attempts numbered below this follow
+}
+
+// parseDeliveryCursor reads starting_after. A colon form whose attempt is
+// not a canonical number from 1 is no cursor this list made: it stays an
+// opaque id, compared as any unknown id is, exactly as before the colon
+// form existed (ids never hold a colon).
+func parseDeliveryCursor(s string) deliveryCursor {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return deliveryCursor{before: s}
+	}
+	num := s[i+1:]
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 || num != strconv.Itoa(n) {
+		return deliveryCursor{before: s}
+	}
+	// dlv+"\x00" is the smallest key above dlv: the store's exclusive
+	// bound then lets dlv itself through, and nothing newer.
+	return deliveryCursor{before: s[:i] + "\x00", dlv: s[:i], below: n}
+}
+
+// follow is the rows of delivery dl (of event evt) that come after the
+// cursor, newest first: all of them, but for the delivery cut inside.
+func (c deliveryCursor) follow(evt string, dl *domain.Delivery) []domain.AttemptView {
+	rows := domain.ViewAttempts(evt, dl)
+	if dl.ID != c.dlv {
+		return rows
+	}
+	i := 0
+	for i < len(rows) && rows[i].Attempt >= c.below {
+		i++
+	}
+	return rows[i:]
 }
