@@ -76,7 +76,7 @@ func (a *entityActor) Receive(ctx actor.Context) {
 func (a *entityActor) exec(ctx actor.Context, m execMsg) {
 	env := a.e.env(a.newID)
 	inFlight := m.req.Idem != nil && a.spec.InFlight(a.committed, m.req.Idem.Scope, env.Now)
-	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return a.spec.Handle(m.req, env) }, a.spec.Apply, m.done)
+	a.replies.run(ctx, a.e, inFlight, func() domain.Outcome { return domain.HandleRequest(a.spec, m.req, env) }, a.spec.Apply, m.done)
 }
 
 // commit applies durable events to the committed state, then runs the
@@ -155,6 +155,28 @@ func (e *Engine) Read(ctx context.Context, id string, fn func(domain.Entity) any
 		return nil, err
 	}
 	return await(ctx, id, done)
+}
+
+// Answered looks idem up in the committed idempotency store of entity id
+// without running anything (domain.IdemStore.Lookup): a replay of the
+// stored answer, 422 for another body, 401 for a guard; ok is false when
+// no live record holds it. A host asks first when running costs what a
+// replay must not repeat (POST /fx/quotes asks the makers). An answer
+// still in flight is not seen here: the command sent next meets it (409).
+func (e *Engine) Answered(ctx context.Context, id string, idem *domain.IdemRequest) (domain.Outcome, bool, error) {
+	v, err := e.Read(ctx, id, func(s domain.Entity) any {
+		if st := domain.IdemOf(s); st != nil {
+			if out, ok := st.Lookup(idem, e.cfg.Clock()); ok {
+				return out
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return domain.Outcome{}, false, err
+	}
+	out, ok := v.(domain.Outcome)
+	return out, ok, nil
 }
 
 // Row returns the committed row of entity id of kind k, read on its

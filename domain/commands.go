@@ -47,10 +47,18 @@ type UpdateContact struct {
 type DeleteContact struct{ ID string }
 
 // RecordAnswer keeps an answer computed outside the entity so that an
-// Idempotency-Key replays it: POST /fx/quotes, whose quotes live in memory.
-// Decide returns it as it is; Handle stores it with the key, or replays
-// the answer stored first when the key was used already.
-type RecordAnswer struct{ Reply Reply }
+// Idempotency-Key replays it: POST /fx/quotes, whose quotes live in memory,
+// and a write the front door refused before any entity decided (a body
+// that does not decode), kept by the entity the route's command would
+// have met first, so the one record answers both. Decide returns it as it
+// is; Handle stores it with the key, or replays the answer stored first
+// when the key was used already (another body: 422). Kind is the entity
+// that keeps it, zero for the account; any other kind's Decide knows no
+// such command, so its store takes it alone (HandleRequest).
+type RecordAnswer struct {
+	Reply Reply
+	Kind  Kind
+}
 
 // ReserveID is the first half of a create whose record is an entity of its
 // own (a transfer, a payment link): the account draws the record's id and,
@@ -68,7 +76,14 @@ type ReservedID struct {
 	ID string `json:"id"`
 }
 
-func (RecordAnswer) Target() Kind  { return KindAccount }
+// Target is the kind Kind names, the account when zero.
+func (c RecordAnswer) Target() Kind {
+	if c.Kind == 0 {
+		return KindAccount
+	}
+	return c.Kind
+}
+
 func (ReserveID) Target() Kind     { return KindAccount }
 func (CreateAccount) Target() Kind { return KindAccount }
 func (UpdateAccount) Target() Kind { return KindAccount }

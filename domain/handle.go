@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // IdemRequest is the idempotency identity of a write: its scope and the
 // SHA-256 of its raw body.
@@ -57,3 +60,33 @@ func (s *AccountState) Handle(req Request, env Env) Outcome {
 // Hosts use it for refusals decided before an entity is asked (not stored
 // under an Idempotency-Key).
 func Refuse(err *Error) Outcome { return Outcome{Reply: err.Reply(), Err: err} }
+
+// HandleRequest is how a host runs req on s: s.Handle, except for a
+// RecordAnswer aimed at an entity that is not an account (an order, a
+// transfer, a payment link, a webhook endpoint or event). Their Decide
+// knows no such command, so it goes through the entity's idempotency store
+// alone, under the limit every such kind keeps: stored and replayed there
+// beside the answers of the entity's own commands, so one key meets one
+// record whichever of the two it came with.
+func HandleRequest(s Entity, req Request, env Env) Outcome {
+	c, ok := req.Cmd.(RecordAnswer)
+	st, stored := s.(storedEntity)
+	if !ok || !stored {
+		return s.Handle(req, env)
+	}
+	what := strings.ReplaceAll(c.Kind.String(), "_", " ") // as the kinds' own Handle name themselves
+	return st.idem().Handle(req.Idem, env, MaxIdemPerOrder, what, func() ([]Event, Reply, *Error) { return nil, c.Reply, nil })
+}
+
+// IdemOf is the idempotency store of s (nil for a kind without one, a
+// claim), for a host to look a request up in without running it
+// (IdemStore.Lookup).
+func IdemOf(s Entity) *IdemStore {
+	switch s := s.(type) {
+	case *AccountState:
+		return &s.Idem
+	case storedEntity:
+		return s.idem()
+	}
+	return nil
+}

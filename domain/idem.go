@@ -116,19 +116,11 @@ func (s *IdemStore) Clone() IdemStore {
 // replay cache would have in the process that accepted the signature
 // first.
 func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, decide func() ([]Event, Reply, *Error)) Outcome {
-	if idem != nil {
-		if live := s.Live(idem.Scope, env.Now); live != nil {
-			if live.Guard() {
-				return Refuse(ErrReplayed())
-			}
-			if live.BodyHash != idem.BodyHash {
-				return Outcome{Reply: ErrKeyReused().Reply()}
-			}
-			return Outcome{Reply: Reply{Status: live.Status, Body: live.Body}, Replayed: true}
-		}
-		if !idem.Guard() && s.LiveCount(env.Now) >= limit {
-			return Outcome{Reply: ErrUnavailable("idempotency store of this %s is full (%d live keys); retry later", what, limit).Reply()}
-		}
+	if out, ok := s.Lookup(idem, env.Now); ok {
+		return out
+	}
+	if idem != nil && !idem.Guard() && s.LiveCount(env.Now) >= limit {
+		return Outcome{Reply: ErrUnavailable("idempotency store of this %s is full (%d live keys); retry later", what, limit).Reply()}
 	}
 	events, reply, err := decide()
 	if err != nil {
@@ -142,6 +134,28 @@ func (s *IdemStore) Handle(idem *IdemRequest, env Env, limit int, what string, d
 		events = append(events, Event{Kind: EvIdemPut, Idem: idemRecord(idem, reply, env.Now)})
 	}
 	return Outcome{Events: events, Reply: reply, Err: err}
+}
+
+// Lookup is what the store answers idem before anything runs, Handle's
+// first step: for a live record of its scope, 401 replayed if it is a
+// guard, 422 for another body, else the stored answer replayed. ok is
+// false when no live record holds the scope (or idem is nil): the request
+// is to run. A host looks first this way when running would cost what a
+// replay must not (POST /fx/quotes asks the makers).
+func (s *IdemStore) Lookup(idem *IdemRequest, now time.Time) (Outcome, bool) {
+	if idem == nil {
+		return Outcome{}, false
+	}
+	live := s.Live(idem.Scope, now)
+	switch {
+	case live == nil:
+		return Outcome{}, false
+	case live.Guard():
+		return Refuse(ErrReplayed()), true
+	case live.BodyHash != idem.BodyHash:
+		return Outcome{Reply: ErrKeyReused().Reply()}, true
+	}
+	return Outcome{Reply: Reply{Status: live.Status, Body: live.Body}, Replayed: true}, true
 }
 
 // InFlight reports whether scope has an answer in spec (decided, not yet

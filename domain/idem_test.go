@@ -149,3 +149,82 @@ func TestIdemStoreGuardLookOnly(t *testing.T) {
 	require.Equal(t, CodeReplayed, out.Err.Code)
 	require.Empty(t, out.Events)
 }
+
+// A RecordAnswer is kept by whichever kind it names, beside the answers of
+// that entity's own commands: the first stores it, the same body replays
+// it byte for byte, another body is 422, and Lookup (the host's look
+// before running) answers the same from the store alone. Kinds other than
+// the account take it through HandleRequest, their Decide knowing no such
+// command.
+func TestRecordAnswerKeptByEveryKind(t *testing.T) {
+	refusal := ErrInvalid("request body must be a JSON object").Reply()
+	cases := []struct {
+		name   string
+		kind   Kind // zero: the account
+		entity func(t *testing.T) Entity
+	}{
+		{"account", 0, func(t *testing.T) Entity { return newAccountState(t) }},
+		{"order", KindOrder, func(*testing.T) Entity { return NewEntity(KindOrder) }},
+		{"transfer", KindTransfer, func(*testing.T) Entity { return NewEntity(KindTransfer) }},
+		{"payment link", KindLink, func(*testing.T) Entity { return NewEntity(KindLink) }},
+		{"webhook endpoint", KindEndpoint, func(*testing.T) Entity { return NewEntity(KindEndpoint) }},
+		{"event", KindEvent, func(*testing.T) Entity { return NewEntity(KindEvent) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newClock()
+			s := tc.entity(t)
+			cmd := RecordAnswer{Reply: refusal, Kind: tc.kind}
+			if tc.kind == 0 {
+				require.Equal(t, KindAccount, cmd.Target())
+			} else {
+				require.Equal(t, tc.kind, cmd.Target())
+			}
+			first := HandleRequest(s, idemReq(cmd, scopeA, hash1), c.env())
+			require.Equal(t, refusal, first.Reply)
+			require.False(t, first.Replayed)
+			require.Equal(t, []Event{{Kind: EvIdemPut, Idem: &IdemRecord{Scope: scopeA, BodyHash: hash1, Status: 400, Body: refusal.Body, CreatedAt: c.now}}}, first.Events)
+			for i := range first.Events {
+				s.Apply(&first.Events[i])
+			}
+			require.True(t, s.Exists(), "a stored answer is something to keep")
+
+			c.advance(time.Minute)
+			steps := []struct {
+				name string
+				req  Request
+				want Outcome
+			}{
+				{"same body replays", idemReq(cmd, scopeA, hash1), Outcome{Reply: refusal, Replayed: true}},
+				{"another body is 422", idemReq(cmd, scopeA, hash2), Outcome{Reply: ErrKeyReused().Reply()}},
+				{"another answer, same body, still replays the first", idemReq(RecordAnswer{Reply: Reply{Status: 200, Body: []byte(`{}`)}, Kind: tc.kind}, scopeA, hash1), Outcome{Reply: refusal, Replayed: true}},
+			}
+			for _, st := range steps {
+				require.Equal(t, st.want, HandleRequest(s, st.req, c.env()), st.name)
+				got, ok := IdemOf(s).Lookup(st.req.Idem, c.now)
+				require.True(t, ok, st.name)
+				require.Equal(t, st.want, got, "Lookup agrees with Handle: %s", st.name)
+			}
+			_, ok := IdemOf(s).Lookup(&IdemRequest{Scope: scopeB, BodyHash: hash1}, c.now)
+			require.False(t, ok, "another key finds nothing")
+			_, ok = IdemOf(s).Lookup(&IdemRequest{Scope: scopeA, BodyHash: hash1}, c.now.Add(IdemRetention))
+			require.False(t, ok, "nor does the key once retention ends")
+		})
+	}
+}
+
+// Lookup of a signature guard refuses 401 replayed, as Handle does; a nil
+// request (no key) finds nothing; a claim keeps no store.
+func TestIdemLookupGuardAndNone(t *testing.T) {
+	c := newClock()
+	var sig [64]byte
+	guard := &IdemRequest{Scope: GuardScope("svc_test_k", "POST", "/public/v1/contacts", &sig), BodyHash: hash1, Until: c.now.Add(time.Minute)}
+	var s IdemStore
+	s.Put(idemRecord(guard, Reply{Status: 201}, c.now))
+	out, ok := s.Lookup(guard, c.now)
+	require.True(t, ok)
+	require.Equal(t, CodeReplayed, out.Err.Code)
+	_, ok = s.Lookup(nil, c.now)
+	require.False(t, ok)
+	require.Nil(t, IdemOf(NewEntity(KindClaim)))
+}

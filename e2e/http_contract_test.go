@@ -132,6 +132,23 @@ func TestHTTPContract(t *testing.T) {
 		require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
 		require.Equal(t, string(first.Body), string(again.Body))
 
+		// A body the handler cannot decode is another body too: the key's
+		// record answers before the decoder does.
+		for _, body := range []string{idemBody[:len(idemBody)-1] + `,"extra":1}`, `{"name":`} {
+			requireError(t, call(t, c, "POST", contacts, body, h), 422, "idempotency_key_reused")
+		}
+		// Under a fresh key its 400 is the answer, stored and replayed like
+		// any other; a valid body under that key is then 422.
+		hm := map[string]string{"Idempotency-Key": "e2e-idem-malformed"}
+		bad := call(t, c, "POST", contacts, `{"name":`, hm)
+		requireError(t, bad, 400, "invalid_request")
+		require.Empty(t, bad.Header.Get("Idempotency-Replayed"))
+		again = call(t, c, "POST", contacts, `{"name":`, hm)
+		requireError(t, again, 400, "invalid_request")
+		require.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
+		require.Equal(t, string(bad.Body), string(again.Body))
+		requireError(t, call(t, c, "POST", contacts, valid("after malformed"), hm), 422, "idempotency_key_reused")
+
 		// The key is scoped to the route: the same key on PATCH of the
 		// created contact is a new request.
 		id := decodeContact(t, first.Body).ID

@@ -341,11 +341,11 @@ func (d *Desk) awaitFirms(ctx context.Context, r maker.Request, firms []*maker.F
 	}
 }
 
-// orderID is the id of the order a quote becomes: derived, so that every
+// OrderID is the id of the order a quote becomes: derived, so that every
 // accept of one quote reaches the same entity, yet fresh (ids.Derive), so
 // the order's id shares no random bits with its quote's (CONTRACT.md: ids
 // are fresh for every id).
-func orderID(quoteID string) (string, bool) {
+func OrderID(quoteID string) (string, bool) {
 	return ids.Derive("ord_", "q_", quoteID)
 }
 

@@ -64,7 +64,7 @@ func newFuzzDesk(tb testing.TB) *fuzzDesk {
 		out, err := d.Accept(ctx, env.acct, q, AcceptRequest{}, nil)
 		require.NoError(tb, err)
 		require.Equal(tb, 200, out.Reply.Status, "%s", out.Reply.Body)
-		id, _ := orderID(q)
+		id, _ := OrderID(q)
 		if route == domain.RouteAMM {
 			fd.amm = id
 		} else {
@@ -187,7 +187,7 @@ func FuzzOrderBody(f *testing.F) {
 				return
 			}
 			q := fd.quote(t, map[int]string{orderAcceptAMM: domain.RouteAMM, orderAcceptRFQ: domain.RouteRFQ}[row])
-			want, _ = orderID(q)
+			want, _ = OrderID(q)
 			out, err = fd.desk.Accept(ctx, fd.acct, q, req, nil)
 		default:
 			var req SubmitRequest

@@ -142,15 +142,15 @@ func keys(m map[string]any) []string {
 func TestOrderIDDerivesFromQuoteID(t *testing.T) {
 	var g ids.Generator
 	q := g.New("q_", time.Now(), 9)
-	id, ok := orderID(q)
+	id, ok := OrderID(q)
 	require.True(t, ok)
-	again, _ := orderID(q)
+	again, _ := OrderID(q)
 	require.Equal(t, id, again, "every accept of a quote reaches one order")
 	require.True(t, strings.HasPrefix(id, "ord_"))
 	require.NotEqual(t, q[2:], id[4:], "an order id is fresh, not its quote's suffix")
 	require.Equal(t, 9, ids.PartitionOf(id))
 	for _, bad := range []string{"q_01ABC", "q_", "x_01ABC", "q_01/../x", "q_1", "ord_" + q[2:]} {
-		_, ok := orderID(bad)
+		_, ok := OrderID(bad)
 		require.False(t, ok, bad)
 	}
 }

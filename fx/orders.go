@@ -44,7 +44,7 @@ type SubmitRequest struct {
 // nothing left to fund: both null); the chain unreachable is 503 and
 // nothing is stored.
 func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptRequest, idem *domain.IdemRequest) (domain.Outcome, error) {
-	id, ok := orderID(quoteID)
+	id, ok := OrderID(quoteID)
 	if !ok {
 		return domain.Refuse(domain.ErrNotFound("quote")), nil
 	}
@@ -183,7 +183,7 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 		Account: q.Account, QuoteID: q.ID, Route: q.Route, FromCurrency: q.FromCurrency, ToCurrency: q.ToCurrency,
 		AmountIn: q.AmountIn, AmountOut: q.AmountOut, Signer: signer.Hex(), Deadline: deadline, AcceptedAt: now,
 	}
-	c.ID, _ = orderID(q.ID)
+	c.ID, _ = OrderID(q.ID)
 	var signing any
 	unix := big.NewInt(deadline.Unix())
 	switch q.Route {

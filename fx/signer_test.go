@@ -72,7 +72,7 @@ func TestForeignTakerQuotedThenRefused(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
 		require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for swap"}}`, string(out.Reply.Body))
-		id, _ := orderID(q.ID)
+		id, _ := OrderID(q.ID)
 		_, err = env.desk.e.Order(context.Background(), id)
 		require.ErrorIs(t, err, actors.ErrNoOrder)
 	}

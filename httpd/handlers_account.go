@@ -10,7 +10,7 @@ func (s *Server) getAccount(rc *reqCtx) { rc.ask(domain.GetAccount{}) }
 func (s *Server) createContact(rc *reqCtx) {
 	var c domain.CreateContact
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	rc.exec(c)
@@ -30,7 +30,7 @@ func (s *Server) getContact(rc *reqCtx) { rc.ask(domain.GetContact{ID: rc.params
 func (s *Server) updateContact(rc *reqCtx) {
 	var c domain.UpdateContact
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	c.ID = rc.params.get("id")
@@ -39,7 +39,7 @@ func (s *Server) updateContact(rc *reqCtx) {
 
 func (s *Server) deleteContact(rc *reqCtx) {
 	if err := emptyBody(rc.ctx.Request.Body()); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	rc.exec(domain.DeleteContact{ID: rc.params.get("id")})

@@ -26,11 +26,6 @@ func (s *Server) createQuotes(rc *reqCtx) {
 		writeError(rc.ctx, errNoDesk)
 		return
 	}
-	var req fx.QuoteRequest
-	if err := jsonbody.Decode(rc.ctx.Request.Body(), &req); err != nil {
-		writeError(rc.ctx, err)
-		return
-	}
 	// Only a key, no signature guard (rc.guard): quotes are offers held
 	// in memory, so a signature used again after a restart makes new
 	// offers and changes no record; a guard would cost a durable write
@@ -40,6 +35,20 @@ func (s *Server) createQuotes(rc *reqCtx) {
 		return
 	}
 	ctx := s.deadlines.at(time.Now())
+	// The key's record is looked at before anything is quoted: a replay
+	// (or another body, 422) must not ask the makers for offers nobody
+	// sees. One still in flight is met by RecordAnswer below (409).
+	if idem != nil {
+		if out, found, err := s.engine.Answered(ctx, rc.key.Account, idem); err != nil || found {
+			rc.writeOutcome(out, err)
+			return
+		}
+	}
+	var req fx.QuoteRequest
+	if err := jsonbody.Decode(rc.ctx.Request.Body(), &req); err != nil {
+		rc.refuseUnder(idem, err)
+		return
+	}
 	reply := domain.Reply{Status: 200}
 	if out, err := s.cfg.Desk.Quote(ctx, rc.key.Account, req); err != nil {
 		reply = err.Reply()
@@ -81,11 +90,13 @@ func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.
 
 // entityWrite is the shape of every write a desk serves: decode the body
 // into req (an empty body allowed when optional), read the
-// Idempotency-Key, run, and write the entity's answer.
+// Idempotency-Key, run, and write the entity's answer. A body that does
+// not decode is refused where the route keeps its key's answers
+// (reqCtx.refuse), so the key's record answers it as it answers run.
 func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
 		if err := jsonbody.Decode(body, req); err != nil {
-			writeError(rc.ctx, err)
+			rc.refuse(err)
 			return
 		}
 	}

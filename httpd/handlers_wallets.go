@@ -41,14 +41,14 @@ func (s *Server) reachedAs(rc *reqCtx) (host, uri string, err *domain.Error) {
 func (s *Server) createChallenge(rc *reqCtx) {
 	var c domain.CreateChallenge
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	host, uri := s.siweHost, s.siweURI
 	if host == "" {
 		var derr *domain.Error
 		if host, uri, derr = s.reachedAs(rc); derr != nil {
-			writeError(rc.ctx, derr)
+			rc.refuse(derr)
 			return
 		}
 	}
@@ -65,11 +65,11 @@ func (s *Server) createChallenge(rc *reqCtx) {
 func (s *Server) registerWallet(rc *reqCtx) {
 	var c domain.RegisterWallet
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	if err := recoverWalletSigner(&c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	rc.exec(c)
@@ -97,7 +97,7 @@ func recoverWalletSigner(c *domain.RegisterWallet) *domain.Error {
 func (s *Server) updateWallet(rc *reqCtx) {
 	var c domain.UpdateWallet
 	if err := jsonbody.Decode(rc.ctx.Request.Body(), &c); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	addr, ok := walletParam(rc)
@@ -110,7 +110,7 @@ func (s *Server) updateWallet(rc *reqCtx) {
 
 func (s *Server) deleteWallet(rc *reqCtx) {
 	if err := emptyBody(rc.ctx.Request.Body()); err != nil {
-		writeError(rc.ctx, err)
+		rc.refuse(err)
 		return
 	}
 	addr, ok := walletParam(rc)
@@ -121,11 +121,12 @@ func (s *Server) deleteWallet(rc *reqCtx) {
 }
 
 // walletParam reads {address} in any hex case; a malformed one cannot name
-// a wallet, so it is 404.
+// a wallet, so it is 404, kept under an Idempotency-Key as the account's
+// 404 for a well-formed unknown one is.
 func walletParam(rc *reqCtx) (string, bool) {
 	addr, err := domain.NormalizeAddress("address", rc.params.get("address"))
 	if err != nil {
-		writeError(rc.ctx, domain.ErrNotFound("wallet"))
+		rc.refuse(domain.ErrNotFound("wallet"))
 		return "", false
 	}
 	return addr, true

@@ -186,7 +186,7 @@ func buildOpenAPI(routes []route, basePath, serverURL string) ([]byte, error) {
 				"WebhookSignature": webhookHeaders["WebhookSignature"],
 				"IdempotencyKey": obj{
 					"name": hdrIdemKey, "in": "header", "required": false,
-					"description": "1 to 255 printable ASCII characters. Makes a write safe to retry: replaying the same key on the same route (per API key, method and path) within 24 hours returns the original status and body with Idempotency-Replayed: true and does not act twice. The same key with a different body is 422 idempotency_key_reused.",
+					"description": "1 to 255 printable ASCII characters. Makes a write safe to retry: replaying the same key on the same route (per API key, method and path) within 24 hours returns the original status and body with Idempotency-Replayed: true and does not act twice. The same key with a different body is 422 idempotency_key_reused. A body refused as malformed (400, an unknown field included) is an answer like any other, stored and replayed under the key; a key already used answers any other body 422, malformed or not.",
 					"schema":      obj{"type": "string", "minLength": 1, "maxLength": maxIdemKeyLen, "pattern": patIdemKey},
 				},
 			},
