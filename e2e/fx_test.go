@@ -192,14 +192,15 @@ func TestFXBothRailsWithEthers(t *testing.T) {
 		require.Equal(t, "Source wallet is not permitted for swap", errorMessage(t, resp.Body))
 		resp, _ = tr.accept(t, q.BestQuoteID, `{"source_wallet":"not an address"}`)
 		requireError(t, resp, 400, "invalid_request")
-		// ... and when it was the quote's taker: quoting is allowed, accepting is not.
-		fq := call(t, tr.c, "POST", basePath+"/fx/quotes",
+		// ... and when it was the quote's taker: quoting is allowed, accepting is not
+		// (through a second key: this one's 30 heavy calls a minute are spoken for).
+		k3 := tr.srv.client(t, tr.srv.createKey(t, tr.key.Account, "trade"))
+		fq := call(t, k3, "POST", basePath+"/fx/quotes",
 			fmt.Sprintf(`{"from_currency":"USDC","to_currency":"EURC","amount":"1","source_wallet":%q}`, newEthKey(t).Address.Hex()), nil)
 		require.Equal(t, 200, fq.Status, "%s", fq.Body)
 		var fqs quotesView
 		decodeStrictJSON(t, fq.Body, &fqs)
-		resp, _ = tr.accept(t, fqs.BestQuoteID, "")
-		requireError(t, resp, 403, "not_permitted")
+		requireError(t, call(t, k3, "POST", basePath+"/fx/quotes/"+fqs.BestQuoteID+"/accept", "", nil), 403, "not_permitted")
 
 		// Not permitted to swap: quoting works, accepting is refused with SPEC.md's message.
 		np := newTrader(t, srv, "no swap", nil, "--swap=false")

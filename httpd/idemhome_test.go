@@ -65,14 +65,7 @@ func newIdemAPI(t *testing.T, withFX bool) (*testAPI, *fx.Desk) {
 	if withFX {
 		cfg.Desk, cfg.Chain = newQuoteDesk(t, e, logger)
 	}
-	s, err := New(cfg, e)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
-	out, err := e.CreateAccount(context.Background(), domain.CreateAccount{Name: "t", KYC: domain.KYCApproved, Swap: true, Pay: true})
-	require.NoError(t, err)
-	var a struct{ ID string }
-	require.NoError(t, json.Unmarshal(out.Reply.Body, &a))
-	ta := &testAPI{s: s, e: e, log: buf, acct: a.ID}
+	ta := serveTestAPI(t, cfg, e, buf)
 	if withFX {
 		linkWallet(t, ta, simtest.Addr(simtest.Key(t, 0x11)).Hex())
 	}

@@ -102,7 +102,14 @@ func newTestAPI(t *testing.T) *testAPI {
 	require.NoError(t, err)
 	require.NoError(t, e.Recover())
 	t.Cleanup(func() { _ = e.Close() })
-	s, err := New(Config{BasePath: "/public/v1", Logger: logger, Started: time.Now().Add(-time.Second)}, e)
+	return serveTestAPI(t, Config{BasePath: "/public/v1", Logger: logger, Started: time.Now().Add(-time.Second)}, e, buf)
+}
+
+// serveTestAPI starts a Server over e with cfg and creates the account the
+// tests sign for.
+func serveTestAPI(t *testing.T, cfg Config, e *actors.Engine, buf *logsink.Buffer) *testAPI {
+	t.Helper()
+	s, err := New(cfg, e)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	out, err := e.CreateAccount(context.Background(), domain.CreateAccount{Name: "t", KYC: domain.KYCApproved, Swap: true, Pay: true})
