@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -26,13 +27,17 @@ type CreateOrder struct {
 	Signer       string
 	Deadline     time.Time // CONTRACT.md: accept + 120 s
 	// AcceptedAt is the host's reading that checked the quote's expiry and
-	// set Deadline from: the order's created_at, so that the deadline is
-	// created_at + 120 s exactly (the chain reads between the two can
-	// take seconds).
+	// set Deadline from, so that the deadline is the accept + 120 s
+	// exactly (the chain reads between the two can take seconds).
 	AcceptedAt time.Time
-	Signing    []byte        // JSON object
-	Gasless    *GaslessTerms // route amm
-	RFQ        *RFQTerms     // route rfq
+	// QuotedAt is when the quote this order is was made (SPEC.md's first
+	// order state is quoted), the instant its id carries: the order's
+	// created_at, so that lists sorted by id (GET /fx/orders, the ledger)
+	// are newest first by created_at too. Zero: AcceptedAt.
+	QuotedAt time.Time
+	Signing  []byte        // JSON object
+	Gasless  *GaslessTerms // route amm
+	RFQ      *RFQTerms     // route rfq
 }
 
 // SubmitAMMSignature is POST /fx/orders/{id}/submit {signature} on an amm
@@ -357,6 +362,9 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 	if c.AcceptedAt.IsZero() || c.AcceptedAt.After(env.Now) {
 		return nil, Reply{}, ErrInvalid("accepted_at must be set and not after now")
 	}
+	if c.QuotedAt.After(c.AcceptedAt) {
+		return nil, Reply{}, ErrInvalid("quoted_at must not be after accepted_at")
+	}
 	if len(c.Signing) == 0 || !json.Valid(c.Signing) || c.Signing[0] != '{' {
 		return nil, Reply{}, ErrInvalid("signing must be a JSON object")
 	}
@@ -368,7 +376,7 @@ func (s *OrderState) createOrder(c CreateOrder, env Env) ([]*Order, Reply, *Erro
 		FromCurrency: c.FromCurrency, ToCurrency: c.ToCurrency,
 		AmountIn: new(big.Int).Set(c.AmountIn), AmountOut: new(big.Int).Set(c.AmountOut), MinAmountOut: new(big.Int).Set(c.MinAmountOut),
 		Signer: signer, Deadline: c.Deadline.UTC(), Signing: append([]byte(nil), c.Signing...), Gasless: c.Gasless, RFQ: c.RFQ,
-		CreatedAt: c.AcceptedAt.UTC(), UpdatedAt: env.Now,
+		CreatedAt: cmp.Or(c.QuotedAt, c.AcceptedAt).UTC(), UpdatedAt: env.Now,
 	}
 	return reply([]*Order{o})
 }

@@ -295,26 +295,27 @@ func TestOrderNotFoundAndCreateValidation(t *testing.T) {
 	require.Equal(t, 404, NewOrderState().View().Status)
 
 	mut := map[string]func(*CreateOrder){
-		"id":             func(c *CreateOrder) { c.ID = "q_1" },
-		"bare prefix":    func(c *CreateOrder) { c.ID = "ord_" },
-		"account":        func(c *CreateOrder) { c.Account = "" },
-		"quote":          func(c *CreateOrder) { c.QuoteID = "" },
-		"route":          func(c *CreateOrder) { c.Route = "otc" },
-		"from":           func(c *CreateOrder) { c.FromCurrency = "usdc" },
-		"to":             func(c *CreateOrder) { c.ToCurrency = "BTC" },
-		"same":           func(c *CreateOrder) { c.ToCurrency = "USDC" },
-		"nil in":         func(c *CreateOrder) { c.AmountIn = nil },
-		"zero out":       func(c *CreateOrder) { c.AmountOut = big.NewInt(0) },
-		"negative min":   func(c *CreateOrder) { c.MinAmountOut = big.NewInt(-1) },
-		"min above out":  func(c *CreateOrder) { c.MinAmountOut = bi("1150250001") },
-		"huge":           func(c *CreateOrder) { c.AmountIn = new(big.Int).Lsh(big.NewInt(1), 300) },
-		"signer":         func(c *CreateOrder) { c.Signer = "0x1234" },
-		"deadline":       func(c *CreateOrder) { c.Deadline = t0 },
-		"no accept time": func(c *CreateOrder) { c.AcceptedAt = time.Time{} },
-		"accepted later": func(c *CreateOrder) { c.AcceptedAt = t0.Add(time.Second) },
-		"signing empty":  func(c *CreateOrder) { c.Signing = nil },
-		"signing bad":    func(c *CreateOrder) { c.Signing = []byte(`{"a":`) },
-		"signing array":  func(c *CreateOrder) { c.Signing = []byte(`[1]`) },
+		"id":                      func(c *CreateOrder) { c.ID = "q_1" },
+		"bare prefix":             func(c *CreateOrder) { c.ID = "ord_" },
+		"account":                 func(c *CreateOrder) { c.Account = "" },
+		"quote":                   func(c *CreateOrder) { c.QuoteID = "" },
+		"route":                   func(c *CreateOrder) { c.Route = "otc" },
+		"from":                    func(c *CreateOrder) { c.FromCurrency = "usdc" },
+		"to":                      func(c *CreateOrder) { c.ToCurrency = "BTC" },
+		"same":                    func(c *CreateOrder) { c.ToCurrency = "USDC" },
+		"nil in":                  func(c *CreateOrder) { c.AmountIn = nil },
+		"zero out":                func(c *CreateOrder) { c.AmountOut = big.NewInt(0) },
+		"negative min":            func(c *CreateOrder) { c.MinAmountOut = big.NewInt(-1) },
+		"min above out":           func(c *CreateOrder) { c.MinAmountOut = bi("1150250001") },
+		"huge":                    func(c *CreateOrder) { c.AmountIn = new(big.Int).Lsh(big.NewInt(1), 300) },
+		"signer":                  func(c *CreateOrder) { c.Signer = "0x1234" },
+		"deadline":                func(c *CreateOrder) { c.Deadline = t0 },
+		"no accept time":          func(c *CreateOrder) { c.AcceptedAt = time.Time{} },
+		"accepted later":          func(c *CreateOrder) { c.AcceptedAt = t0.Add(time.Second) },
+		"quoted after the accept": func(c *CreateOrder) { c.QuotedAt = c.AcceptedAt.Add(time.Millisecond) },
+		"signing empty":           func(c *CreateOrder) { c.Signing = nil },
+		"signing bad":             func(c *CreateOrder) { c.Signing = []byte(`{"a":`) },
+		"signing array":           func(c *CreateOrder) { c.Signing = []byte(`[1]`) },
 	}
 	for name, m := range mut {
 		t.Run(name, func(t *testing.T) {
@@ -336,14 +337,23 @@ func TestOrderNotFoundAndCreateValidation(t *testing.T) {
 	cmd.Signing[0] = 'X'
 	require.Equal(t, acceptedRow(RouteAMM), rows[0])
 
-	// created_at is the accept's reading, not the decision's: the deadline
-	// is created_at + 120 s however long the chain reads in between took.
+	// Without a quote time, created_at is the accept's reading, not the
+	// decision's.
 	cmd = createOrderCmd(RouteAMM)
 	cmd.AcceptedAt = t0.Add(-3 * time.Second)
 	rows, _, err = NewOrderState().Decide(cmd, fixedEnv(t, t0))
 	require.Nil(t, err)
 	require.Equal(t, cmd.AcceptedAt, rows[0].CreatedAt)
 	require.Equal(t, t0, rows[0].UpdatedAt)
+	// With one, created_at is the quote's: the order is born quoted
+	// (SPEC.md), at the instant its id carries, so lists sorted by id are
+	// sorted by created_at; the deadline stays the accept's + 120 s.
+	cmd = createOrderCmd(RouteAMM)
+	cmd.QuotedAt = t0.Add(-20 * time.Second)
+	rows, _, err = NewOrderState().Decide(cmd, fixedEnv(t, t0))
+	require.Nil(t, err)
+	require.Equal(t, cmd.QuotedAt, rows[0].CreatedAt)
+	require.Equal(t, cmd.Deadline, rows[0].Deadline)
 }
 
 func TestOrderCommandValidation(t *testing.T) {

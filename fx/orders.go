@@ -21,6 +21,7 @@ import (
 	"github.com/fxd-labs/fxd/chain/rfq"
 	"github.com/fxd-labs/fxd/chain/verify"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
 )
 
 // AcceptRequest is the body of POST /fx/quotes/{id}/accept (optional).
@@ -184,6 +185,9 @@ func (d *Desk) prepare(ctx context.Context, q *Quote, req AcceptRequest) (*domai
 		AmountIn: q.AmountIn, AmountOut: q.AmountOut, Signer: signer.Hex(), Deadline: deadline, AcceptedAt: now,
 	}
 	c.ID, _ = OrderID(q.ID)
+	if raw, ok := ids.Parse("q_", q.ID); ok {
+		c.QuotedAt = raw.Time() // the instant c.ID carries: it sorts there
+	}
 	var signing any
 	unix := big.NewInt(deadline.Unix())
 	switch q.Route {

@@ -3,11 +3,13 @@ package fx
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/ids"
 )
 
 // TestCheckSigner: who may sign an accepted quote. A wallet that is not
@@ -76,4 +78,39 @@ func TestForeignTakerQuotedThenRefused(t *testing.T) {
 		_, err = env.desk.e.Order(context.Background(), id)
 		require.ErrorIs(t, err, actors.ErrNoOrder)
 	}
+}
+
+// TestOrderCreatedAtIsItsQuotes: an order is created_at its quote's
+// instant, the one its id carries, whenever it is accepted: quote A, then
+// B, accept B, then A, and A is still the older, by id and by created_at
+// alike (lists sort by id); each deadline is its own accept's + 120 s.
+func TestOrderCreatedAtIsItsQuotes(t *testing.T) {
+	env := newFuzzDesk(t).quoteEnv // a desk that reads the chain at accept
+	ctx := context.Background()
+	quote := func() string {
+		view, derr := env.desk.Quote(ctx, env.acct, QuoteRequest{FromCurrency: "USDC", ToCurrency: "EURC", Amount: "10"})
+		require.Nil(t, derr)
+		return view.BestQuoteID
+	}
+	qa := quote()
+	time.Sleep(5 * time.Millisecond) // a later millisecond: B's id sorts after A's
+	qb := quote()
+	orders := map[string]*domain.Order{}
+	for _, q := range []string{qb, qa} {
+		out, err := env.desk.Accept(ctx, env.acct, q, AcceptRequest{}, nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
+		id, _ := OrderID(q)
+		o, err := env.desk.e.Order(ctx, id)
+		require.NoError(t, err)
+		raw, ok := ids.Parse("q_", q)
+		require.True(t, ok)
+		require.Equal(t, raw.Time(), o.CreatedAt, "created_at is the quote's instant")
+		require.Equal(t, o.UpdatedAt.Add(env.desk.cfg.OrderDeadline).Truncate(time.Second), o.Deadline, "the deadline is the accept's")
+		orders[q] = o
+	}
+	a, b := orders[qa], orders[qb]
+	require.True(t, a.CreatedAt.Before(b.CreatedAt))
+	require.Less(t, a.ID, b.ID, "id order and created_at order agree")
+	require.True(t, a.UpdatedAt.After(b.UpdatedAt), "A was accepted after B")
 }

@@ -724,8 +724,8 @@ func orderSchema() obj {
 		"min_amount_out": amount(""),
 		"tx_hash":        orNull(described(sref("Bytes32"), "Relay (amm) or funding (rfq) transaction.")),
 		"failure_reason": orNull(tString("")),
-		"created_at":     dateTime(""),
-		"updated_at":     dateTime("Last state change. The order deadline is accept + 120 s (--order-deadline)."),
+		"created_at":     dateTime("When its quote was made (the order is born quoted; its id carries this instant, so lists sort by it)."),
+		"updated_at":     dateTime("Last state change (at first the accept). The order deadline is accept + 120 s (--order-deadline)."),
 	}, "order_id", "route", "state", "signing", "quote_id", "from_currency", "to_currency", "amount_in", "amount_out", "min_amount_out", "tx_hash", "failure_reason", "created_at", "updated_at")
 	s["allOf"] = []any{
 		obj{"if": obj{"properties": obj{"route": obj{"const": "amm"}}, "required": []string{"route"}},

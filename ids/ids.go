@@ -145,6 +145,12 @@ func Parse(prefix, id string) (Raw, bool) {
 	return Raw(raw), ok
 }
 
+// Time is the instant r was made at, to the millisecond (its time part).
+func (r Raw) Time() time.Time {
+	ms := uint64(binary.BigEndian.Uint16(r[0:2]))<<32 | uint64(binary.BigEndian.Uint32(r[2:6]))
+	return time.UnixMilli(int64(ms)).UTC()
+}
+
 // Format is the id prefix followed by r's characters: Parse's inverse.
 func (r Raw) Format(prefix string) string {
 	raw := [20]byte(r)

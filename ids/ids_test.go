@@ -181,3 +181,13 @@ func TestDeriveIsStableAndFresh(t *testing.T) {
 		require.False(t, ok, "%q", bad)
 	}
 }
+
+// TestRawTime: an id's time part is the millisecond it was made at.
+func TestRawTime(t *testing.T) {
+	var g Generator
+	for _, at := range []time.Time{time.Unix(0, 0), time.Date(2026, 11, 30, 12, 0, 0, 999_999_999, time.UTC), time.Now()} {
+		raw, ok := Parse("q_", g.New("q_", at, 3))
+		require.True(t, ok)
+		require.Equal(t, at.Truncate(time.Millisecond).UTC(), raw.Time())
+	}
+}
