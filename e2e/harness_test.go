@@ -358,6 +358,30 @@ func jsonLine(t testing.TB, out string) map[string]any {
 	return v
 }
 
+// walDumpOut is `fxd wal dump`'s one JSON object.
+type walDumpOut struct {
+	Records []struct {
+		Index  uint64           `json:"index"`
+		Entity string           `json:"entity"`
+		Events []map[string]any `json:"events"`
+	} `json:"records"`
+	Count int    `json:"count"`
+	Error string `json:"error"`
+}
+
+// walDump requires out to be exactly one JSON object, as `fxd wal dump`
+// prints it, and returns it.
+func walDump(t testing.TB, out string) walDumpOut {
+	t.Helper()
+	var d walDumpOut
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&d), "wal dump output is not one JSON object: %.500s", out)
+	require.False(t, dec.More(), "trailing data after wal dump's JSON object")
+	require.Empty(t, d.Error)
+	return d
+}
+
 // cliJSON runs a CLI command that must succeed and print one JSON line.
 func cliJSON(t testing.TB, args ...string) map[string]any {
 	t.Helper()

@@ -82,12 +82,7 @@ func TestPaymentsSurviveKill9(t *testing.T) {
 	events := map[string]map[string]bool{}
 	dump := runCLI(t, "wal", "dump", "--data-dir", dir)
 	require.Zero(t, dump.Code, dump.Stderr)
-	for _, line := range scanLines(dump.Stdout) {
-		var rec struct {
-			Entity string           `json:"entity"`
-			Events []map[string]any `json:"events"`
-		}
-		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+	for _, rec := range walDump(t, dump.Stdout).Records {
 		for _, e := range rec.Events {
 			if id, ok := e["event_id"].(string); ok {
 				if events[rec.Entity] == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -51,9 +52,15 @@ func newSnapshotCmd() *cobra.Command {
 	return snap
 }
 
-// snapshotOffline checkpoints the store of a stopped service.
+// snapshotOffline checkpoints the store of a stopped service. A data dir
+// without a store is refused, not given an empty one: a typo in
+// --data-dir must fail, as the other offline commands fail on it.
 func snapshotOffline(cmd *cobra.Command, dataDir string) error {
-	st, err := snapshot.Open(filepath.Join(dataDir, "state"))
+	state := filepath.Join(dataDir, "state")
+	if fi, err := os.Stat(state); err != nil || !fi.IsDir() {
+		return fmt.Errorf("snapshot create: %s holds no snapshot store (is --data-dir a data dir fxd serve has run on?)", dataDir)
+	}
+	st, err := snapshot.Open(state)
 	if err != nil {
 		return fmt.Errorf("snapshot create: %w", err)
 	}

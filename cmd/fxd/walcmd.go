@@ -29,7 +29,7 @@ func newWALCmd() *cobra.Command {
 	}
 	dump := &cobra.Command{
 		Use:   "dump",
-		Short: "Print one JSON line per record: its index, entity and events",
+		Short: "Print the log as one JSON object: {\"records\":[…],\"count\":N}, each record (index, entity, events) on a line of its own",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return dumpWAL(cmd.OutOrStdout(), filepath.Join(dataDir, "wal"))
@@ -71,10 +71,17 @@ func verifyView(r wal.VerifyReport) walReport {
 		Bytes: r.Bytes, Segments: r.Segments, TailTorn: r.TailTorn, Problem: r.Problem, ProblemIndex: r.ProblemIndex}
 }
 
-// dumpWAL prints one JSON line per record: its index, entity and events.
+// dumpWAL prints the log as one JSON object, {"records":[…],"count":N},
+// as every operator command prints one (CONTRACT.md), streamed: each
+// record (index, entity, events) is written as it is read, on a line of
+// its own, so a log of any size dumps in constant memory and stays easy to
+// grep. A record that fails to read ends the array; the object then closes
+// with "error" naming it (what was read before it is kept: an operator
+// saves a damaged log's records that way) and the command fails; a log that
+// cannot be read at all prints nothing, as any failed command.
 func dumpWAL(out io.Writer, dir string) error {
 	w := bufio.NewWriter(out)
-	enc := json.NewEncoder(w)
+	count := 0
 	err := wal.ScanDir(dir, func(index uint64, payload []byte) error {
 		rec, err := domain.UnmarshalRecord(payload)
 		if err != nil {
@@ -84,9 +91,35 @@ func dumpWAL(out io.Writer, dir string) error {
 		for _, e := range rec.Events {
 			events = append(events, eventView(e))
 		}
-		return enc.Encode(map[string]any{"index": index, "entity": rec.Entity, "events": events})
+		line, err := json.Marshal(map[string]any{"index": index, "entity": rec.Entity, "events": events})
+		if err != nil {
+			return fmt.Errorf("wal dump: index %d: %w", index, err)
+		}
+		if count == 0 {
+			_, _ = w.WriteString(`{"records":[`)
+		} else {
+			_ = w.WriteByte(',')
+		}
+		_ = w.WriteByte('\n')
+		_, werr := w.Write(line)
+		count++
+		return werr
 	})
-	// What was scanned is printed even when a later record failed.
+	if err != nil && count == 0 {
+		return err // nothing read: nothing on stdout, the message on stderr
+	}
+	if count == 0 {
+		_, _ = w.WriteString(`{"records":[`)
+	}
+	tail := map[string]any{"count": count}
+	if err != nil {
+		tail["error"] = err.Error()
+	}
+	end, merr := json.Marshal(tail)
+	if merr != nil {
+		return merr
+	}
+	_, _ = fmt.Fprintf(w, "\n],%s\n", end[1:]) // end is {"count":…}: its fields close the object
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
