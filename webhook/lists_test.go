@@ -231,3 +231,21 @@ func TestParseDeliveryCursor(t *testing.T) {
 		require.Equal(t, c.want, parseDeliveryCursor(c.in), "%q", c.in)
 	}
 }
+
+// FuzzDeliveryCursor: any starting_after parses without a panic; a colon
+// form is read as a cut only with a canonical attempt number from 1, and
+// then names the delivery before the last colon and lets it through the
+// store's bound; anything else stays the whole string, compared as an id.
+func FuzzDeliveryCursor(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		c := parseDeliveryCursor(s)
+		if c.dlv == "" {
+			require.Equal(t, s, c.before)
+			require.Zero(t, c.below)
+			return
+		}
+		require.Positive(t, c.below)
+		require.Equal(t, s, fmt.Sprintf("%s:%d", c.dlv, c.below))
+		require.Equal(t, c.dlv+"\x00", c.before)
+	})
+}
