@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fxd-labs/fxd/snapshot"
 )
 
 // result is one in-process run of the command line.
@@ -224,6 +226,9 @@ func nilIfEmpty(s []string) []string {
 // over the environment.
 func TestDataDirAnywhereAndFromEnv(t *testing.T) {
 	dir := t.TempDir()
+	st, err := snapshot.Open(filepath.Join(dir, "state")) // the store fxd serve leaves
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
 	res := run(t, "snapshot", "--data-dir", dir, "create")
 	require.Equal(t, 0, res.code, res.stderr)
 	var made map[string]any
