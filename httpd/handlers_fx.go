@@ -90,11 +90,9 @@ func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.
 
 // entityWrite is the shape of every write a desk serves: decode the body
 // into req (an empty body allowed when optional), read the
-// Idempotency-Key, run, and write the entity's answer. A key the route's
-// home already holds is answered from there before run does any work
-// (reqCtx.answered); a body that does not decode is refused where the
-// route keeps its key's answers (reqCtx.refuse), so the key's record
-// answers it as it answers run.
+// Idempotency-Key, run, and write the entity's answer. A body that does
+// not decode is refused where the route keeps its key's answers
+// (reqCtx.refuse), so the key's record answers it as it answers run.
 func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
 		if err := jsonbody.Decode(body, req); err != nil {
@@ -108,12 +106,6 @@ func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	if idem != nil {
-		if out, found, err := rc.answered(ctx, idem); err != nil || found {
-			rc.writeOutcome(out, err)
-			return
-		}
-	}
 	rc.writeOutcome(run(ctx, idem))
 }
 

@@ -1,7 +1,6 @@
 package httpd
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -87,83 +86,47 @@ func (rc *reqCtx) refuseUnder(idem *domain.IdemRequest, err *domain.Error) {
 	rc.writeOutcome(rc.recordRefusal(idem, err))
 }
 
-// home is where the route keeps idem's answers: the entity id, the key as
-// the route's own command presents it there, and the entity's kind. ok is
-// false when the route has no home or its {id} cannot name one of the
-// kind it acts on (nothing of the caller's can hold the key there).
-func (rc *reqCtx) home(idem *domain.IdemRequest) (id string, key *domain.IdemRequest, kind domain.Kind, ok bool) {
-	switch h := rc.route.Idem; h {
-	case idemAccount:
-		return rc.key.Account, idem, domain.KindAccount, true
-	case idemReserve:
-		k := *idem
-		k.Scope += domain.ReserveSuffix
-		return rc.key.Account, &k, domain.KindAccount, true
-	case idemQuoteOrder:
-		id, ok = fx.OrderID(rc.params.get("id"))
-		return id, idem, domain.KindOrder, ok
-	default:
-		k, isPath := h.pathKind()
-		id = rc.params.get("id")
-		if got, named := domain.KindOf(id); !isPath || !named || got != k {
-			return "", nil, 0, false
-		}
-		return id, idem, k, true
-	}
-}
-
-// answered is what the route's home already holds for idem, looked up
-// before the desk does any work of its own (chain reads, a relay's
-// pre-flight, URL screening): a replay must not redo it, and must answer
-// even when the chain does not. found is false when nothing holds the key
-// (or the home does not exist yet): the request is to run, and the
-// entity's own command meets the key again (409 while in flight).
-func (rc *reqCtx) answered(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, bool, error) {
-	if rc.route.Idem == idemReserve {
-		// The reservation holds the id it drew, not the create's answer,
-		// which the record behind that id keeps: the desk's Reserve asks
-		// first, and follows it there.
-		return domain.Outcome{}, false, nil
-	}
-	id, key, _, ok := rc.home(idem)
-	if !ok {
-		return domain.Outcome{}, false, nil
-	}
-	out, found, err := rc.s.engine.Answered(ctx, id, key)
-	if errors.Is(err, actors.ErrNoEntity) {
-		return domain.Outcome{}, false, nil
-	}
-	return out, found, err
-}
-
 // recordRefusal sends err, as a RecordAnswer under idem, to the entity the
 // route's home names, with the scope the route's own command uses there.
 func (rc *reqCtx) recordRefusal(idem *domain.IdemRequest, err *domain.Error) (domain.Outcome, error) {
-	e := rc.s.engine
+	e, h := rc.s.engine, rc.route.Idem
 	ctx := rc.s.deadlines.at(time.Now())
-	id, key, kind, ok := rc.home(idem)
-	if !ok {
-		// No home, or none the caller's {id} can name: nowhere to keep it.
-		return domain.Refuse(err), nil
-	}
 	ans := domain.RecordAnswer{Reply: err.Reply()}
-	switch rc.route.Idem {
-	case idemAccount, idemReserve:
-		return e.Exec(ctx, id, domain.Request{Cmd: ans, Idem: key})
+	switch h {
+	case idemAccount:
+		return e.Exec(ctx, rc.key.Account, domain.Request{Cmd: ans, Idem: idem})
+	case idemReserve:
+		key := *idem
+		key.Scope += domain.ReserveSuffix
+		return e.Exec(ctx, rc.key.Account, domain.Request{Cmd: ans, Idem: &key})
 	case idemQuoteOrder:
 		// The order the desk's accept meets; created if need be, as the
 		// desk creates it to keep a refused accept.
-		ans.Kind = kind
-		return e.Create(ctx, id, domain.Request{Cmd: ans, Idem: key})
+		id, ok := fx.OrderID(rc.params.get("id"))
+		if !ok {
+			return domain.Refuse(err), nil
+		}
+		ans.Kind = domain.KindOrder
+		return e.Create(ctx, id, domain.Request{Cmd: ans, Idem: idem})
 	}
+	k, ok := h.pathKind()
+	if !ok {
+		// No home (a write without one fails
+		// TestEveryWriteRouteHasAnIdempotencyHome): nowhere to keep it.
+		return domain.Refuse(err), nil
+	}
+	id := rc.params.get("id")
 	// A request that never reached a desk writes nothing into an entity
 	// that is not the caller's: the refusal is answered as it is.
-	if _, rerr := e.Row(ctx, kind, id, rc.key.Account); rerr != nil {
+	if kind, ok := domain.KindOf(id); !ok || kind != k {
+		return domain.Refuse(err), nil
+	}
+	if _, rerr := e.Row(ctx, k, id, rc.key.Account); rerr != nil {
 		if errors.Is(rerr, actors.ErrNoEntity) {
 			return domain.Refuse(err), nil
 		}
 		return domain.Outcome{}, rerr
 	}
-	ans.Kind = kind
-	return e.Exec(ctx, id, domain.Request{Cmd: ans, Idem: key})
+	ans.Kind = k
+	return e.Exec(ctx, id, domain.Request{Cmd: ans, Idem: idem})
 }

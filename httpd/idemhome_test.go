@@ -15,8 +15,6 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/connect"
-	"github.com/fxd-labs/fxd/chain/eip712"
-	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/simtest"
 	"github.com/fxd-labs/fxd/chain/siwe"
 	"github.com/fxd-labs/fxd/domain"
@@ -84,9 +82,7 @@ func newQuoteDesk(t *testing.T, e *actors.Engine, logger *slog.Logger) (*fx.Desk
 	pools, err := fx.LoadPools(t.Context(), c.Client, addrs.Pools)
 	require.NoError(t, err)
 	ch := &connect.Chain{ChainID: simtest.ChainID, Contracts: addrs, Client: c.Client}
-	leg := &gasless.Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
-		Chain: c.Client, Logger: logger}
-	return fx.New(fx.Config{Engine: e, Chain: ch, Pools: pools, Leg: leg, Logger: logger}), ch
+	return fx.New(fx.Config{Engine: e, Chain: ch, Pools: pools, Logger: logger}), ch
 }
 
 // linkWallet links wallet to the account through its own commands (the
@@ -288,47 +284,4 @@ func decodeID(t *testing.T, body []byte) string {
 	require.NoError(t, json.Unmarshal(body, &v))
 	require.True(t, strings.Contains(v.ID, "_"), "%s", body)
 	return v.ID
-}
-
-// TestKeyAnsweredBeforeTheDesk: a key its route's home holds is answered
-// from there before the desk works (a submit's signature check and relay
-// pre-flight): another body under it is 422 even when the desk would
-// refuse that body itself ("send exactly one of"), and the replay is the
-// stored answer.
-func TestKeyAnsweredBeforeTheDesk(t *testing.T) {
-	ta, _ := newIdemAPI(t, true)
-	key, priv := ta.key(t, "trade")
-	c := idemCaller{ta: ta, key: key, priv: priv}
-	quotes := c.send(t, "POST", "/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, "")
-	requireAnswer(t, quotes, 200, "", false, "quotes")
-	var q struct {
-		Best string `json:"best_quote_id"`
-	}
-	require.NoError(t, json.Unmarshal(quotes.body, &q))
-	accepted := c.send(t, "POST", "/fx/quotes/"+q.Best+"/accept", "", "")
-	requireAnswer(t, accepted, 200, "", false, "accept")
-	var o struct {
-		ID string `json:"order_id"`
-	}
-	require.NoError(t, json.Unmarshal(accepted.body, &o))
-	submit := "/fx/orders/" + o.ID + "/submit"
-	bad := `{"signature":"0x` + strings.Repeat("11", 65) + `"}`
-	first := c.send(t, "POST", submit, bad, "s-1")
-	requireAnswer(t, first, 400, domain.CodeInvalidSignature, false, "a signature of no one")
-	for _, st := range []struct {
-		name, body string
-		status     int
-		code       string
-		replayed   bool
-	}{
-		{"replay", bad, 400, domain.CodeInvalidSignature, true},
-		{"a body the desk refuses itself", `{}`, 422, domain.CodeIdempotencyKeyReused, false},
-		{"both fields", `{"signature":"0x11","tx_hash":"0x22"}`, 422, domain.CodeIdempotencyKeyReused, false},
-	} {
-		a := c.send(t, "POST", submit, st.body, "s-1")
-		requireAnswer(t, a, st.status, st.code, st.replayed, st.name)
-		if st.replayed {
-			require.Equal(t, first.body, a.body, st.name)
-		}
-	}
 }
