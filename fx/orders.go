@@ -57,9 +57,11 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 		// Accepted before: the entity answers with the order as it is
 		// (another account's is not found, and learns nothing here).
 		if cur.Account == acct && req.SourceWallet != nil {
-			if cmd.ForeignSource, err = d.foreignWallet(ctx, acct, *req.SourceWallet); err != nil {
-				return domain.Outcome{}, err
+			info, err := d.e.AccountInfo(ctx, acct)
+			if err != nil {
+				return domain.Outcome{}, fmt.Errorf("fx: accept: account %s: %w", acct, err)
 			}
+			cmd.ForeignSource = foreignWallet(info, req.SourceWallet)
 		}
 		if cur.Account == acct && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
@@ -107,33 +109,22 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 // with 403"), failing closed; a registered source_wallet other than the
 // taker is a bad request (the quote is the taker's).
 func checkSigner(info actors.AccountInfo, sourceWallet *string, taker string) *domain.Error {
-	if sourceWallet != nil {
-		addr, err := domain.NormalizeAddress("source_wallet", *sourceWallet)
-		if err != nil {
-			return err
-		}
-		if info.Wallets[addr] == nil {
-			return domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
-		}
-	}
-	if info.Wallets[taker] == nil {
+	if foreignWallet(info, sourceWallet) || info.Wallets[taker] == nil {
 		return domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
 	}
-	return domain.CheckTaker(sourceWallet, taker)
+	return domain.CheckTaker(sourceWallet, taker) // malformed, or not the taker: 400
 }
 
 // foreignWallet reports whether wallet is a well-formed address that is none
-// of acct's wallets (a malformed one is the order's to refuse).
-func (d *Desk) foreignWallet(ctx context.Context, acct, wallet string) (bool, error) {
-	addr, derr := domain.NormalizeAddress("source_wallet", wallet)
-	if derr != nil {
-		return false, nil
+// of the account's wallets (a malformed one is CheckTaker's to refuse). The
+// first accept (checkSigner) and a repeat (AcceptQuote.ForeignSource) ask it
+// alike.
+func foreignWallet(info actors.AccountInfo, wallet *string) bool {
+	if wallet == nil {
+		return false
 	}
-	info, err := d.e.AccountInfo(ctx, acct)
-	if err != nil {
-		return false, fmt.Errorf("fx: accept: account %s: %w", acct, err)
-	}
-	return info.Wallets[addr] == nil, nil
+	addr, err := domain.NormalizeAddress("source_wallet", *wallet)
+	return err == nil && info.Wallets[addr] == nil
 }
 
 // issues is what stands in the way of the order's Permit2 pull: the
