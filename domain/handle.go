@@ -70,8 +70,11 @@ func Refuse(err *Error) Outcome { return Outcome{Reply: err.Reply(), Err: err} }
 // record whichever of the two it came with.
 func HandleRequest(s Entity, req Request, env Env) Outcome {
 	c, ok := req.Cmd.(RecordAnswer)
+	if !ok {
+		return s.Handle(req, env) // every command but this one
+	}
 	st, stored := s.(storedEntity)
-	if !ok || !stored {
+	if !stored {
 		return s.Handle(req, env)
 	}
 	what := strings.ReplaceAll(c.Kind.String(), "_", " ") // as the kinds' own Handle name themselves

@@ -80,7 +80,10 @@ func verifyView(r wal.VerifyReport) walReport {
 // saves a damaged log's records that way) and the command fails; a log that
 // cannot be read at all prints nothing, as any failed command.
 func dumpWAL(out io.Writer, dir string) error {
+	// The header waits in w's buffer: a log unreadable from its first
+	// record returns before any Flush, and stdout stays empty.
 	w := bufio.NewWriter(out)
+	_, _ = w.WriteString(`{"records":[`)
 	count := 0
 	err := wal.ScanDir(dir, func(index uint64, payload []byte) error {
 		rec, err := domain.UnmarshalRecord(payload)
@@ -95,9 +98,7 @@ func dumpWAL(out io.Writer, dir string) error {
 		if err != nil {
 			return fmt.Errorf("wal dump: index %d: %w", index, err)
 		}
-		if count == 0 {
-			_, _ = w.WriteString(`{"records":[`)
-		} else {
+		if count > 0 {
 			_ = w.WriteByte(',')
 		}
 		_ = w.WriteByte('\n')
@@ -107,9 +108,6 @@ func dumpWAL(out io.Writer, dir string) error {
 	})
 	if err != nil && count == 0 {
 		return err // nothing read: nothing on stdout, the message on stderr
-	}
-	if count == 0 {
-		_, _ = w.WriteString(`{"records":[`)
 	}
 	tail := map[string]any{"count": count}
 	if err != nil {
