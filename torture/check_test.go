@@ -51,8 +51,9 @@ func TestComparePresence(t *testing.T) {
 	}
 }
 
-// TestWALVerify reads `fxd wal verify`'s report: ok passes; not ok, a
-// non-zero exit or an unreadable report fail.
+// TestWALVerify reads `fxd wal verify`'s report: ok passes; a torn tail
+// with exit 1 is reported as torn; not ok otherwise, a non-zero exit with
+// ok, or an unreadable report fail.
 func TestWALVerify(t *testing.T) {
 	dir := t.TempDir()
 	fake := func(name, script string) string {
@@ -61,15 +62,28 @@ func TestWALVerify(t *testing.T) {
 		return p
 	}
 	ctx := context.Background()
-	rep, err := walVerify(ctx, fake("ok", `echo '{"ok":true,"first_index":1,"last_index":9,"records":9}'`), dir)
-	require.NoError(t, err)
-	require.Contains(t, rep, `"last_index":9`)
-	_, err = walVerify(ctx, fake("bad", `echo '{"ok":false,"problem":"crc"}'; exit 1`), dir)
-	require.Error(t, err)
-	_, err = walVerify(ctx, fake("liar", `echo '{"ok":false}'`), dir)
-	require.Error(t, err)
-	_, err = walVerify(ctx, fake("garbage", `echo nope`), dir)
-	require.Error(t, err)
+	for _, tc := range []struct {
+		name, script string
+		torn, fails  bool
+	}{
+		{"ok", `echo '{"ok":true,"first_index":1,"last_index":9,"records":9}'`, false, false},
+		{"torn", `echo '{"ok":false,"last_index":9,"tail_torn":true,"problem":"frame truncated"}'; exit 1`, true, false},
+		{"torn-exit-0", `echo '{"ok":false,"tail_torn":true}'`, false, true},
+		{"torn-crashed", `echo '{"ok":false,"tail_torn":true}'; exit 2`, false, true},
+		{"bad", `echo '{"ok":false,"problem":"crc"}'; exit 1`, false, true},
+		{"liar", `echo '{"ok":false}'`, false, true},
+		{"ok-but-failed", `echo '{"ok":true}'; exit 1`, false, true},
+		{"garbage", `echo nope`, false, true},
+	} {
+		rep, torn, err := walVerify(ctx, fake(tc.name, tc.script), dir)
+		require.Equal(t, tc.torn, torn, tc.name)
+		if tc.fails {
+			require.Error(t, err, tc.name)
+			continue
+		}
+		require.NoError(t, err, tc.name)
+		require.Contains(t, rep, `"last_index":9`, tc.name)
+	}
 }
 
 // TestSummaryTable: the table names the seed, the verdict, the kills and

@@ -42,6 +42,7 @@ type Summary struct {
 
 	WALVerifies     int            `json:"wal_verifies"`
 	WALFailures     int            `json:"wal_verify_failures"`
+	WALTornTails    int            `json:"wal_torn_tails"`
 	WALFinal        string         `json:"wal_verify_final"`
 	Anomalies       map[string]int `json:"anomalies,omitempty"`
 	AnomalyExamples []string       `json:"anomaly_examples,omitempty"`
@@ -95,7 +96,7 @@ func (h *harness) summarize(began time.Time, walFinal string) Summary {
 	h.mu.Lock()
 	s.Faults, s.Checks = h.faults, h.checks
 	s.Checks.Records = h.recordStates()
-	s.WALVerifies, s.WALFailures = h.faults.WALVerifies, h.faults.WALFailures
+	s.WALVerifies, s.WALFailures, s.WALTornTails = h.faults.WALVerifies, h.faults.WALFailures, h.faults.WALTornTails
 	s.Anomalies, s.AnomalyExamples = h.anomalies, append([]string(nil), h.examples...)
 	s.Failures, s.FailureCount = append([]string{}, h.failures...), h.failCount
 	h.mu.Unlock()
@@ -194,7 +195,7 @@ func (s Summary) Table() string {
 	row("anomalies (not failures)", n)
 	row("peak RSS / bound", fmt.Sprintf("%d MiB / %d MiB (server GOMEMLIMIT %d MiB; %d samples; by minute %v)",
 		s.PeakRSSMiB, s.RSSLimitMiB, s.GoMemLimitMiB, s.RSSSamples, s.RSSByMinuteMiB))
-	row("wal verify (runs, failures)", fmt.Sprintf("%d, %d; final %s", s.WALVerifies, s.WALFailures, s.WALFinal))
+	row("wal verify (runs, torn tails after a kill, failures)", fmt.Sprintf("%d, %d, %d; final %s", s.WALVerifies, s.WALTornTails, s.WALFailures, s.WALFinal))
 	for i, msg := range s.Failures {
 		if i == 10 {
 			fmt.Fprintf(&b, "  … %d more failures; of the %d kept, by kind:\n", s.FailureCount-10, len(s.Failures))
