@@ -48,6 +48,11 @@ type Outcome struct {
 	Reply    Reply
 	Replayed bool
 	Err      *Error
+	// Unkept marks a refusal decided before any entity was asked
+	// (Refuse): no record holds it under the request's Idempotency-Key,
+	// so a host that has one keeps it where the route keeps its key's
+	// answers (httpd's idempotency homes).
+	Unkept bool
 }
 
 // Handle runs a request through the account's idempotency store and
@@ -57,9 +62,9 @@ func (s *AccountState) Handle(req Request, env Env) Outcome {
 }
 
 // Refuse is an outcome without events: err as the answer and as a value.
-// Hosts use it for refusals decided before an entity is asked (not stored
-// under an Idempotency-Key).
-func Refuse(err *Error) Outcome { return Outcome{Reply: err.Reply(), Err: err} }
+// Desks and hosts use it for refusals decided before an entity is asked,
+// which no entity has stored under an Idempotency-Key (Unkept).
+func Refuse(err *Error) Outcome { return Outcome{Reply: err.Reply(), Err: err, Unkept: true} }
 
 // HandleRequest is how a host runs req on s: s.Handle, except for a
 // RecordAnswer aimed at an entity that is not an account (an order, a

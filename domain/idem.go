@@ -151,7 +151,8 @@ func (s *IdemStore) Lookup(idem *IdemRequest, now time.Time) (Outcome, bool) {
 	case live == nil:
 		return Outcome{}, false
 	case live.Guard():
-		return Refuse(ErrReplayed()), true
+		err := ErrReplayed() // the guard is the stored answer: not Refuse
+		return Outcome{Reply: err.Reply(), Err: err}, true
 	case live.BodyHash != idem.BodyHash:
 		return Outcome{Reply: ErrKeyReused().Reply()}, true
 	}

@@ -67,25 +67,16 @@ func (s *Server) createQuotes(rc *reqCtx) {
 
 func (s *Server) acceptQuote(rc *reqCtx) {
 	var req fx.AcceptRequest // the body is optional
-	s.deskWrite(rc, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+	deskWrite(rc, s.cfg.Desk != nil, errNoDesk, &req, true, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
 		return s.cfg.Desk.Accept(ctx, rc.key.Account, rc.params.get("id"), req, idem)
 	})
 }
 
 func (s *Server) submitOrder(rc *reqCtx) {
 	var req fx.SubmitRequest
-	s.deskWrite(rc, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
+	deskWrite(rc, s.cfg.Desk != nil, errNoDesk, &req, false, func(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, error) {
 		return s.cfg.Desk.Submit(ctx, rc.key.Account, rc.params.get("id"), req, idem)
 	})
-}
-
-// deskWrite is the shape of the FX writes (see entityWrite).
-func (s *Server) deskWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
-	if s.cfg.Desk == nil {
-		writeError(rc.ctx, errNoDesk)
-		return
-	}
-	entityWrite(rc, req, optional, run)
 }
 
 // entityWrite is the shape of every write a desk serves: decode the body
@@ -106,7 +97,24 @@ func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	rc.writeOutcome(run(ctx, idem))
+	out, err := run(ctx, idem)
+	if err == nil && out.Unkept && keptUnder(idem, out.Reply) {
+		// The desk refused before any entity decided (no record took the
+		// key): under a key that is the handler's answer all the same, kept
+		// and looked up where the route keeps its key's answers, as a body
+		// that does not decode is.
+		rc.refuseUnder(idem, out.Err)
+		return
+	}
+	rc.writeOutcome(out, err)
+}
+
+// keptUnder says whether a refusal decided before any entity is kept
+// under idem: only under an Idempotency-Key (a signature guard alone
+// acts on nothing), and never a 503, the service's passing state, which
+// asks for the retry (domain.IdemStore stores none either).
+func keptUnder(idem *domain.IdemRequest, r domain.Reply) bool {
+	return idem != nil && !idem.Guard() && r.Status != 503
 }
 
 func (s *Server) getOrder(rc *reqCtx) {

@@ -15,6 +15,8 @@ import (
 	"github.com/fxd-labs/fxd/actors"
 	fxbind "github.com/fxd-labs/fxd/chain/bind"
 	"github.com/fxd-labs/fxd/chain/connect"
+	"github.com/fxd-labs/fxd/chain/eip712"
+	"github.com/fxd-labs/fxd/chain/gasless"
 	"github.com/fxd-labs/fxd/chain/simtest"
 	"github.com/fxd-labs/fxd/chain/siwe"
 	"github.com/fxd-labs/fxd/domain"
@@ -73,7 +75,8 @@ func newIdemAPI(t *testing.T, withFX bool) (*testAPI, *fx.Desk) {
 }
 
 // newQuoteDesk is an FX desk over an in-memory EVM with the pools deployed
-// and no makers: it quotes the AMM only.
+// and no makers (it quotes the AMM only), and the gasless leg an accept
+// builds the order's typed data with (nothing relays).
 func newQuoteDesk(t *testing.T, e *actors.Engine, logger *slog.Logger) (*fx.Desk, *connect.Chain) {
 	t.Helper()
 	deployer := simtest.Key(t, 0xd0)
@@ -82,7 +85,9 @@ func newQuoteDesk(t *testing.T, e *actors.Engine, logger *slog.Logger) (*fx.Desk
 	pools, err := fx.LoadPools(t.Context(), c.Client, addrs.Pools)
 	require.NoError(t, err)
 	ch := &connect.Chain{ChainID: simtest.ChainID, Contracts: addrs, Client: c.Client}
-	return fx.New(fx.Config{Engine: e, Chain: ch, Pools: pools, Logger: logger}), ch
+	leg := &gasless.Leg{Domain: eip712.Domain{ChainID: simtest.ChainID, Permit2: addrs.Permit2}, Router: addrs.RelayRouter,
+		Chain: c.Client, Logger: logger}
+	return fx.New(fx.Config{Engine: e, Chain: ch, Pools: pools, Leg: leg, Logger: logger}), ch
 }
 
 // linkWallet links wallet to the account through its own commands (the
@@ -284,4 +289,68 @@ func decodeID(t *testing.T, body []byte) string {
 	require.NoError(t, json.Unmarshal(body, &v))
 	require.True(t, strings.Contains(v.ID, "_"), "%s", body)
 	return v.ID
+}
+
+// requireDeskRefusalKept: a body that decodes but that the desk refuses
+// before any entity decides is, under a key, an answer like any other
+// (CONTRACT.md "Idempotency"): the same body replays it byte for byte,
+// and another body under the key is 422 and runs nothing; a valid body's
+// key then refuses the refused body with 422 as well.
+func requireDeskRefusalKept(t *testing.T, c idemCaller, method, path, refused, valid, key string, status int, code string) {
+	t.Helper()
+	first := c.send(t, method, path, refused, key)
+	requireAnswer(t, first, status, code, false, "refused")
+	again := c.send(t, method, path, refused, key)
+	requireAnswer(t, again, status, code, true, "refused again")
+	require.Equal(t, first.body, again.body)
+	requireAnswer(t, c.send(t, method, path, valid, key), 422, domain.CodeIdempotencyKeyReused, false, "valid after refused")
+	// Without a key nothing is kept: the same refusal, never replayed.
+	for range 2 {
+		requireAnswer(t, c.send(t, method, path, refused, ""), status, code, false, "refused without a key")
+	}
+}
+
+// TestDeskRefusalsKeptUnderKey: the refusals a desk decides itself, before
+// the entity it serves is asked (an order's submit with neither signature
+// nor tx_hash, a resend naming no event), are kept under the key in the
+// route's home, as the entity's own answers are: replayed, and 422 for
+// another body, in either order.
+func TestDeskRefusalsKeptUnderKey(t *testing.T) {
+	ta, _ := newIdemAPI(t, true)
+	key, priv := ta.key(t, "trade,webhooks")
+	c := idemCaller{ta: ta, key: key, priv: priv}
+
+	q := c.send(t, "POST", "/fx/quotes", `{"from_currency":"USDC","to_currency":"EURC","amount":"10"}`, "")
+	require.Equal(t, 200, q.status, "%s", q.body)
+	var quotes struct {
+		BestQuoteID string `json:"best_quote_id"`
+	}
+	require.NoError(t, json.Unmarshal(q.body, &quotes))
+	acc := c.send(t, "POST", "/fx/quotes/"+quotes.BestQuoteID+"/accept", `{}`, "")
+	require.Equal(t, 200, acc.status, "%s", acc.body)
+	var order struct {
+		OrderID string `json:"order_id"`
+	}
+	require.NoError(t, json.Unmarshal(acc.body, &order))
+	submit := "/fx/orders/" + order.OrderID + "/submit"
+	const neither, sig = `{}`, `{"signature":"0x01"}`
+	t.Run("submit refused first", func(t *testing.T) {
+		requireDeskRefusalKept(t, c, "POST", submit, neither, sig, "s-1", 400, domain.CodeInvalidRequest)
+	})
+	t.Run("submit valid first", func(t *testing.T) {
+		first := c.send(t, "POST", submit, sig, "s-2")
+		require.NotEqual(t, 422, first.status, "%s", first.body)
+		requireAnswer(t, c.send(t, "POST", submit, neither, "s-2"), 422, domain.CodeIdempotencyKeyReused, false, "refused after valid")
+	})
+
+	ep := c.send(t, "POST", "/webhooks", `{"url":"https://127.0.0.1:9/hook"}`, "")
+	require.Equal(t, 201, ep.status, "%s", ep.body)
+	resend := "/webhooks/" + decodeID(t, ep.body) + "/resend"
+	event := `{"event_id":"` + ta.e.NewID("evt_", ta.acct) + `"}`
+	t.Run("resend, no event named", func(t *testing.T) {
+		requireDeskRefusalKept(t, c, "POST", resend, `{"event_id":""}`, event, "r-1", 400, domain.CodeInvalidRequest)
+	})
+	t.Run("resend, not an event id", func(t *testing.T) {
+		requireDeskRefusalKept(t, c, "POST", resend, `{"event_id":"wh_1"}`, event, "r-2", 404, domain.CodeNotFound)
+	})
 }
