@@ -381,15 +381,21 @@ func TestWebhookDelivery(t *testing.T) {
 	requireError(t, call(t, c, "GET", basePath+"/events?limit=201", "", nil), 400, "invalid_request")
 	requireError(t, call(t, c, "GET", basePath+"/events?type=", "", nil), 400, "invalid_request")
 	requireError(t, call(t, c, "GET", basePath+"/events/evt_doesnotexist", "", nil), 404, "not_found")
-	// A cursor is any string: one past every id of the list, or an id of
-	// another kind, pages within the list's own records (it once listed
-	// the account's other records and crashed the server).
+	// A cursor is an id of the list's own kind: any such id pages within
+	// the list's own records (an id of another kind once listed the
+	// account's other records and crashed the server); a string that is
+	// no such id is 400, not a silent first page.
 	for _, list := range []struct {
 		c            *client.Client
 		path, prefix string
 	}{{c, "/events", "evt_"}, {tr.c, "/fx/orders", "ord_"}, {tr.c, "/transfers", "tr_"}, {tr.c, "/payment-links", "pl_"}} {
-		for _, after := range []string{"zzz", all.ID, transferEvt, "aaa"} {
+		own := list.prefix + strings.TrimPrefix(transferEvt, "evt_") // well formed, of the list's kind
+		for _, after := range []string{"zzz", all.ID, transferEvt, "aaa", own} {
 			resp := call(t, list.c, "GET", basePath+list.path+"?starting_after="+after, "", nil)
+			if !strings.HasPrefix(after, list.prefix) {
+				requireError(t, resp, 400, "invalid_request")
+				continue
+			}
 			require.Equal(t, 200, resp.Status, "%s?starting_after=%s: %s", list.path, after, resp.Body)
 			var page struct {
 				Data []map[string]any `json:"data"`

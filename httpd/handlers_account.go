@@ -17,7 +17,7 @@ func (s *Server) createContact(rc *reqCtx) {
 }
 
 func (s *Server) listContacts(rc *reqCtx) {
-	page, err := rc.page()
+	page, err := rc.page(contactCursor)
 	if err != nil {
 		writeError(rc.ctx, err)
 		return
@@ -45,11 +45,15 @@ func (s *Server) deleteContact(rc *reqCtx) {
 	rc.exec(domain.DeleteContact{ID: rc.params.get("id")})
 }
 
-// page reads ?limit and ?starting_after.
-func (rc *reqCtx) page() (domain.Page, *domain.Error) {
+// page reads ?limit and ?starting_after, which must be one of c's.
+func (rc *reqCtx) page(c cursor) (domain.Page, *domain.Error) {
 	args := rc.ctx.QueryArgs()
 	limit := args.Peek("limit")
-	return domain.ParsePage(string(limit), string(args.Peek("starting_after")), args.Has("limit"))
+	p, err := domain.ParsePage(string(limit), string(args.Peek("starting_after")), args.Has("limit"))
+	if err == nil {
+		err = c.check(p.StartingAfter)
+	}
+	return p, err
 }
 
 // filterArg is the value of a list's filter parameter, "" when absent. A

@@ -133,5 +133,5 @@ func (s *Server) getOrder(rc *reqCtx) {
 }
 
 func (s *Server) listOrders(rc *reqCtx) {
-	s.listRows(rc, domain.KindOrder, func(r domain.Row) any { return domain.ViewOrder(r.(*domain.Order)) })
+	s.listRows(rc, domain.KindOrder, orderCursor, func(r domain.Row) any { return domain.ViewOrder(r.(*domain.Order)) })
 }

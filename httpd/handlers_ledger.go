@@ -28,7 +28,7 @@ func (rc *reqCtx) ledgerQuery() (domain.LedgerFilter, *domain.Error) {
 }
 
 func (s *Server) listTransactions(rc *reqCtx) {
-	page, derr := rc.page()
+	page, derr := rc.page(entryCursor)
 	if derr == nil {
 		var f domain.LedgerFilter
 		if f, derr = rc.ledgerQuery(); derr == nil {

@@ -59,13 +59,13 @@ func (s *Server) getTransfer(rc *reqCtx) {
 }
 
 func (s *Server) listTransfers(rc *reqCtx) {
-	s.listRows(rc, domain.KindTransfer, func(r domain.Row) any { return domain.ViewTransfer(r.(*domain.Transfer)) })
+	s.listRows(rc, domain.KindTransfer, transferCursor, func(r domain.Row) any { return domain.ViewTransfer(r.(*domain.Transfer)) })
 }
 
 // listRows answers a list of the account's records of kind k, newest
 // first, a page at a time.
-func (s *Server) listRows(rc *reqCtx, k domain.Kind, view func(domain.Row) any) {
-	page, derr := rc.page()
+func (s *Server) listRows(rc *reqCtx, k domain.Kind, c cursor, view func(domain.Row) any) {
+	page, derr := rc.page(c)
 	if derr != nil {
 		writeError(rc.ctx, derr)
 		return
@@ -101,7 +101,7 @@ func (s *Server) getLink(rc *reqCtx) {
 
 func (s *Server) listLinks(rc *reqCtx) {
 	now := s.cfg.Clock()
-	s.listRows(rc, domain.KindLink, func(r domain.Row) any { return domain.ViewLink(r.(*domain.Link).At(now)) })
+	s.listRows(rc, domain.KindLink, linkCursor, func(r domain.Row) any { return domain.ViewLink(r.(*domain.Link).At(now)) })
 }
 
 // getPublicLink is GET /pay/{id}: no key, the payer's view.

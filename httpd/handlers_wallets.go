@@ -10,7 +10,7 @@ import (
 )
 
 func (s *Server) listWallets(rc *reqCtx) {
-	page, err := rc.page()
+	page, err := rc.page(noCursor) // an address: the account checks it
 	if err != nil {
 		writeError(rc.ctx, err)
 		return

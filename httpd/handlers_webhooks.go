@@ -101,8 +101,8 @@ func (s *Server) getWebhook(rc *reqCtx) {
 }
 
 // pagedRead is hookRead for a list: the page is checked first (400).
-func (s *Server) pagedRead(rc *reqCtx, what string, read func(context.Context, domain.Page) (any, error)) {
-	page, derr := rc.page()
+func (s *Server) pagedRead(rc *reqCtx, what string, c cursor, read func(context.Context, domain.Page) (any, error)) {
+	page, derr := rc.page(c)
 	if derr != nil {
 		writeError(rc.ctx, derr)
 		return
@@ -111,7 +111,7 @@ func (s *Server) pagedRead(rc *reqCtx, what string, read func(context.Context, d
 }
 
 func (s *Server) listWebhooks(rc *reqCtx) {
-	s.pagedRead(rc, "webhook endpoint", func(ctx context.Context, p domain.Page) (any, error) {
+	s.pagedRead(rc, "webhook endpoint", endpointCursor, func(ctx context.Context, p domain.Page) (any, error) {
 		return s.cfg.Webhooks.ListEndpoints(ctx, rc.key.Account, p)
 	})
 }
@@ -125,7 +125,7 @@ var deliveryQuery = []param{
 }
 
 func (s *Server) listWebhookDeliveries(rc *reqCtx) {
-	s.pagedRead(rc, "webhook endpoint", func(ctx context.Context, p domain.Page) (any, error) {
+	s.pagedRead(rc, "webhook endpoint", deliveryCursor, func(ctx context.Context, p domain.Page) (any, error) {
 		return s.cfg.Webhooks.ListDeliveries(ctx, rc.key.Account, rc.params.get("id"), p)
 	})
 }
@@ -149,7 +149,7 @@ func (s *Server) listEvents(rc *reqCtx) {
 		writeError(rc.ctx, err)
 		return
 	}
-	s.pagedRead(rc, "event", func(ctx context.Context, p domain.Page) (any, error) {
+	s.pagedRead(rc, "event", eventCursor, func(ctx context.Context, p domain.Page) (any, error) {
 		return s.cfg.Webhooks.ListEvents(ctx, rc.key.Account, typ, p)
 	})
 }

@@ -38,7 +38,7 @@ type param struct {
 
 var listQuery = []param{
 	{"limit", "integer", "1..200, default 50"},
-	{"starting_after", "string", "id of the last item of the previous page (its next_cursor)"},
+	{"starting_after", "string", "id of the last item of the previous page (its next_cursor); a string that is not an id of the list's kind is 400 invalid_request"},
 }
 
 // ledgerFilters are the ledger's filters; the export takes them alone (it
