@@ -98,7 +98,7 @@ func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
 	out, err := run(ctx, idem)
-	if err == nil && out.Unkept && keptUnder(idem, out.Reply) {
+	if err == nil && keptUnder(idem, out) {
 		// The desk refused before any entity decided (no record took the
 		// key): under a key that is the handler's answer all the same, kept
 		// and looked up where the route keeps its key's answers, as a body
@@ -109,12 +109,13 @@ func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *
 	rc.writeOutcome(out, err)
 }
 
-// keptUnder says whether a refusal decided before any entity is kept
-// under idem: only under an Idempotency-Key (a signature guard alone
-// acts on nothing), and never a 503, the service's passing state, which
-// asks for the retry (domain.IdemStore stores none either).
-func keptUnder(idem *domain.IdemRequest, r domain.Reply) bool {
-	return idem != nil && !idem.Guard() && r.Status != 503
+// keptUnder says whether out is a refusal decided before any entity
+// (domain.Refuse) to keep under idem: only under an Idempotency-Key (a
+// signature guard alone acts on nothing), and never a 503, the service's
+// passing state, which asks for the retry (domain.IdemStore stores none
+// either).
+func keptUnder(idem *domain.IdemRequest, out domain.Outcome) bool {
+	return out.Unkept && out.Err != nil && idem != nil && !idem.Guard() && out.Reply.Status != 503
 }
 
 func (s *Server) getOrder(rc *reqCtx) {
