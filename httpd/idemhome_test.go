@@ -354,3 +354,28 @@ func TestDeskRefusalsKeptUnderKey(t *testing.T) {
 		requireDeskRefusalKept(t, c, "POST", resend, `{"event_id":"wh_1"}`, event, "r-2", 404, domain.CodeNotFound)
 	})
 }
+
+// TestKeptUnder: a desk's refusal decided before any entity is kept only
+// under an Idempotency-Key, never a 503, and never an outcome an entity
+// answered (which its own store already keeps, or declined to).
+func TestKeptUnder(t *testing.T) {
+	key := &domain.IdemRequest{Scope: "k"}
+	guard := &domain.IdemRequest{Scope: "g", Until: time.Now().Add(time.Minute)}
+	refused := domain.Refuse(domain.ErrInvalid("x"))
+	for _, tc := range []struct {
+		name string
+		idem *domain.IdemRequest
+		out  domain.Outcome
+		want bool
+	}{
+		{"refusal under a key", key, refused, true},
+		{"not found under a key", key, domain.Refuse(domain.ErrNotFound("order")), true},
+		{"no key", nil, refused, false},
+		{"a signature guard alone", guard, refused, false},
+		{"503", key, domain.Refuse(domain.ErrUnavailable("busy")), false},
+		{"an entity's answer", key, domain.Outcome{Reply: refused.Reply, Err: refused.Err}, false},
+		{"unkept without an error value", key, domain.Outcome{Reply: domain.Reply{Status: 400}, Unkept: true}, false},
+	} {
+		require.Equal(t, tc.want, keptUnder(tc.idem, tc.out), tc.name)
+	}
+}
