@@ -151,10 +151,11 @@ type deliveryCursor struct {
 	below  int    // dlv's attempts numbered below this follow
 }
 
-// parseDeliveryCursor reads starting_after. A colon form whose attempt is
-// not a canonical number from 1 is no cursor this list made: it stays an
-// opaque id, compared as any unknown id is, exactly as before the colon
-// form existed (ids never hold a colon).
+// parseDeliveryCursor reads starting_after. The API refuses a cursor
+// that is not a delivery id or its colon form before it gets here
+// (httpd's cursor check, 400); any other string is still read safely: a
+// colon form whose attempt is not a canonical number from 1 stays an
+// opaque id, compared as any unknown id is (ids never hold a colon).
 func parseDeliveryCursor(s string) deliveryCursor {
 	i := strings.LastIndexByte(s, ':')
 	if i <= 0 {
