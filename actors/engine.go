@@ -315,14 +315,10 @@ func (e *Engine) AppliedIndex() uint64 {
 // local is the local write-ahead log, nil on cluster streams.
 func (e *Engine) local() *wal.Log { return e.metaPart().local }
 
-// LogBatches is the number of group-committed log batches (one fsync each)
-// since start.
-func (e *Engine) LogBatches() uint64 {
-	if e.local() == nil {
-		return 0
-	}
-	return e.local().Batches()
-}
+// LogBatches is the number of group-committed log batches since start
+// (one fsync each; on partition streams one message each), summed over
+// the logs.
+func (e *Engine) LogBatches() uint64 { return e.LogBatchSizes().Count() }
 
 // LogTailBytes is the log's tail segment, which the log library holds in
 // memory (wal.Log.TailBytes).

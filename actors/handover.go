@@ -111,7 +111,7 @@ func (p *part) reopen(owner bool) (uint64, int, error) {
 		return 0, 0, err
 	}
 	p.unopened = false
-	p.lg.Store(&logBox{log})
+	p.lg.Store(&logBox{PartitionLog: log, retired: p.lg.Load().batchSizes()})
 	// What the feed holds came from the old log (the last catch-up may
 	// have failed to apply it); the applier reads whatever it lacks back.
 	p.feed.reset()

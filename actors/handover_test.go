@@ -73,6 +73,8 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	}
 
 	require.True(t, a.Owns(acct))
+	aWrote := a.LogBatchSizes().Sum
+	require.GreaterOrEqual(t, aWrote, uint64(10), "A's writes are in its counted batches")
 	b := open(1)
 	defer b.Close()
 	// B follows what A writes, so its store is warm before it owns.
@@ -104,6 +106,7 @@ func TestHandoverBetweenEngines(t *testing.T) {
 
 	// A follows B now.
 	require.Eventually(t, func() bool { return storedContacts(a) == 12 }, 10*time.Second, 10*time.Millisecond)
+	require.Equal(t, aWrote+1, a.LogBatchSizes().Sum, "the part's log was reopened; what it counted before stays (write 20)")
 
 	// Leadership comes back to A: B lets go, A catches up with B's write.
 	b.Disown(n)
@@ -111,6 +114,7 @@ func TestHandoverBetweenEngines(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotOwner)
 	require.NoError(t, a.Own(n))
 	write(a, 13)
+	require.Equal(t, aWrote+2, a.LogBatchSizes().Sum)
 	st := liveState(t, a, acct)
 	require.Len(t, st.Contacts, 13, "eleven from A, one from B, one from A again; the fenced write is not there")
 	names := map[string]bool{}

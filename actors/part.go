@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fxd-labs/fxd/ids"
+	"github.com/fxd-labs/fxd/internal/histogram"
 	"github.com/fxd-labs/fxd/partlog"
 	"github.com/fxd-labs/fxd/wal"
 )
@@ -44,8 +45,17 @@ type part struct {
 	readBack   bool // the applier read the log back since it last caught up (applier goroutine only)
 }
 
-// logBox holds a part's log behind an atomic pointer.
-type logBox struct{ partlog.PartitionLog }
+// logBox holds a part's log behind an atomic pointer, with the batch
+// sizes of the logs it replaced (reopen), so that the part's counts only
+// grow: both change in one swap.
+type logBox struct {
+	partlog.PartitionLog
+	retired histogram.Snapshot
+}
+
+// batchSizes is the histogram of entries per durable batch of every log
+// the part has had since start.
+func (b *logBox) batchSizes() histogram.Snapshot { return b.retired.Add(b.BatchSizes()) }
 
 // log is the part's open log.
 func (p *part) log() partlog.PartitionLog { return p.lg.Load().PartitionLog }
@@ -103,7 +113,7 @@ func openParts(e *Engine, cfg Config, fx *fatalExit) error {
 				failed.Store(true)
 				return
 			}
-			p.lg.Store(&logBox{log})
+			p.lg.Store(&logBox{PartitionLog: log})
 			p.local = local
 		}()
 	}

@@ -18,12 +18,15 @@ func (e *Engine) LogFsyncDurations() histogram.Snapshot {
 	return e.local().FsyncDurations()
 }
 
-// LogBatchSizes is the log's records-per-batch histogram since Open.
+// LogBatchSizes is the records-per-batch histogram of the logs since
+// start, summed over them: the local log's fsyncs, or the stream
+// messages this node published as a partition's owner.
 func (e *Engine) LogBatchSizes() histogram.Snapshot {
-	if e.local() == nil {
-		return histogram.Snapshot{}
+	var sum histogram.Snapshot
+	for _, p := range e.parts {
+		sum = sum.Add(p.lg.Load().batchSizes())
 	}
-	return e.local().BatchSizes()
+	return sum
 }
 
 // ActiveByKind counts the entity actors in memory by kind (indexed by

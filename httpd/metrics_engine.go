@@ -23,7 +23,7 @@ func newEngineCollector(e *actors.Engine) *engineCollector {
 		e:         e,
 		lastIndex: gaugeFamily("fxd_wal_last_index", "Last durable log index."),
 		batches: counterFamily("fxd_wal_fsync_batches_total",
-			"Group-committed log batches made durable since start, one fsync each."),
+			"Group-committed log batches made durable since start, one fsync each (on a cluster node: stream messages it published)."),
 		tailBytes: gaugeFamily("fxd_wal_tail_bytes",
 			"Bytes of the log's tail segment, which the log library also holds in memory (up to the segment size)."),
 		applied: gaugeFamily("fxd_snapshot_applied_index", "Last log index in the snapshot store."),
@@ -42,7 +42,7 @@ func newEngineCollector(e *actors.Engine) *engineCollector {
 		fsync: prometheus.NewDesc("fxd_wal_fsync_duration_seconds",
 			"Duration of each log batch's fdatasync since start.", nil, nil),
 		batchSize: prometheus.NewDesc("fxd_wal_batch_records",
-			"Records per durable log batch (group commit: one fsync each) since start.", nil, nil),
+			"Records per durable log batch (group commit: one fsync each; on a cluster node one stream message each) since start.", nil, nil),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/fxd-labs/fxd/internal/histogram"
 	"github.com/fxd-labs/fxd/partlog/groupcommit"
 	"github.com/fxd-labs/fxd/wal"
 )
@@ -149,6 +150,10 @@ func (l *Log) durableBatch(b *batch) {
 	default:
 	}
 }
+
+// BatchSizes is the histogram of entries per message published since
+// Open (a follower publishes none).
+func (l *Log) BatchSizes() histogram.Snapshot { return l.q.BatchSizes() }
 
 // batch is one group commit of the stream: one message.
 type batch = groupcommit.Batch[struct{}]

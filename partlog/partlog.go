@@ -11,7 +11,11 @@
 // implementations to it.
 package partlog
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/fxd-labs/fxd/internal/histogram"
+)
 
 // PartitionLog is the engine's log. All methods are safe for concurrent
 // use.
@@ -42,6 +46,10 @@ type PartitionLog interface {
 	// durable batch: a tailing reader waits on it, then scans up to
 	// LastIndex.
 	Committed() <-chan struct{}
+	// BatchSizes is the histogram of entries per durable batch since
+	// Open (the local log: one fsync each; a stream: one message each;
+	// a follower appends none).
+	BatchSizes() histogram.Snapshot
 	// Close flushes nothing it has not acknowledged and releases the log.
 	Close() error
 }

@@ -121,9 +121,8 @@ type Log struct {
 	first     atomic.Uint64 // first index present; moved only by TruncateFront
 	last      atomic.Uint64 // last durable index; moved only by the writer
 	committed chan struct{} // 1-buffered; signalled after each durable batch
-	batches   atomic.Uint64 // durable batches (one fsync each) since Open
 	tailSize  atomic.Int64  // tailBytes, for TailBytes
-	stats     writerStats   // fsync durations and batch sizes (stats.go)
+	stats     writerStats   // fsync durations (stats.go; batch sizes are q's)
 
 	q groupcommit.Queue[*os.File] // appends waiting for the writer (writer.go)
 
@@ -305,7 +304,7 @@ func (l *Log) LastIndex() uint64 { return l.last.Load() }
 // Batches returns how many batches the writer has made durable since Open,
 // one fsync each: LastIndex's growth divided by it is the mean group-commit
 // size.
-func (l *Log) Batches() uint64 { return l.batches.Load() }
+func (l *Log) Batches() uint64 { return l.BatchSizes().Count() }
 
 // TailBytes is about the heap the log library holds for the tail
 // segment: tidwall/wal keeps the whole tail segment in memory (its bytes

@@ -9,15 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestWriterStatsBuckets(t *testing.T) {
+func TestFsyncBuckets(t *testing.T) {
 	l := &Log{}
 	s := &l.stats
 	s.init()
 	for _, d := range []time.Duration{0, 50 * time.Microsecond, 51 * time.Microsecond, 3 * time.Millisecond, 2 * time.Second} {
 		s.fsynced(d)
-	}
-	for _, n := range []int{1, 2, 3, 8192, 8193} {
-		s.durable(n)
 	}
 	f := l.FsyncDurations()
 	require.Len(t, f.Counts, len(f.Bounds)+1)
@@ -28,12 +25,6 @@ func TestWriterStatsBuckets(t *testing.T) {
 	require.Equal(t, uint64(5), f.Count())
 	require.Equal(t, uint64(2_003_101_000), f.Sum, "nanoseconds")
 	require.Equal(t, uint64(50_000), f.Bounds[0])
-
-	b := l.BatchSizes()
-	require.Equal(t, []uint64{1, 1, 1}, b.Counts[:3], "1, 2 and 3 records")
-	require.Equal(t, uint64(1), b.Counts[len(b.Bounds)-1], "8192 is within the last bound")
-	require.Equal(t, uint64(1), b.Counts[len(b.Bounds)], "8193 is above it")
-	require.Equal(t, uint64(1+2+3+8192+8193), b.Sum)
 }
 
 // TestStatsCountEveryBatch: after appends from many goroutines, one fsync

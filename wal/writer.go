@@ -356,8 +356,6 @@ func (l *Log) finish(b *batch, failed error) { l.q.Complete(b, failed, l.durable
 // durable is finish's work for a durable batch.
 func (l *Log) durable(b *batch) {
 	l.last.Store(b.Last())
-	l.batches.Add(1)
-	l.stats.durable(len(b.Reqs))
 	if l.opts.OnDurable != nil {
 		l.payloads = b.Payloads(l.payloads[:0])
 		l.opts.OnDurable(b.First, l.payloads)

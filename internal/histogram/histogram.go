@@ -52,6 +52,25 @@ func (h *Fixed) Read() Snapshot {
 	return s
 }
 
+// Add returns the sum of s and o, two readings of histograms with the
+// same bounds (the engine's logs, one per partition); an empty reading
+// (no bounds) adds nothing.
+func (s Snapshot) Add(o Snapshot) Snapshot {
+	switch {
+	case len(o.Bounds) == 0:
+		return s
+	case len(s.Bounds) == 0:
+		return Snapshot{Bounds: o.Bounds, Counts: append([]uint64(nil), o.Counts...), Sum: o.Sum}
+	case len(s.Bounds) != len(o.Bounds):
+		panic("histogram: adding readings with different bounds")
+	}
+	out := Snapshot{Bounds: s.Bounds, Counts: make([]uint64, len(s.Counts)), Sum: s.Sum + o.Sum}
+	for i := range s.Counts {
+		out.Counts[i] = s.Counts[i] + o.Counts[i]
+	}
+	return out
+}
+
 // Count is the number of observations.
 func (s Snapshot) Count() uint64 {
 	var n uint64

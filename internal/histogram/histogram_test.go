@@ -22,3 +22,24 @@ func TestFixed(t *testing.T) {
 	require.Equal(t, map[float64]uint64{5: 2, 50: 4}, buckets)
 	require.Panics(t, func() { new(Fixed).Init([]uint64{2, 2}) })
 }
+
+// TestSnapshotAdd: readings of histograms with the same bounds add bucket
+// by bucket; an empty reading adds nothing; different bounds panic.
+func TestSnapshotAdd(t *testing.T) {
+	read := func(bounds []uint64, vs ...uint64) Snapshot {
+		var h Fixed
+		h.Init(bounds)
+		for _, v := range vs {
+			h.Observe(v)
+		}
+		return h.Read()
+	}
+	a, b := read([]uint64{10, 100}, 1, 50), read([]uint64{10, 100}, 7, 500, 600)
+	sum := a.Add(b)
+	require.Equal(t, []uint64{2, 1, 2}, sum.Counts)
+	require.Equal(t, uint64(1+50+7+500+600), sum.Sum)
+	require.Equal(t, []uint64{1, 1, 0}, a.Counts, "a is unchanged")
+	require.Equal(t, sum, Snapshot{}.Add(a).Add(b), "from the zero reading")
+	require.Equal(t, a, a.Add(Snapshot{}))
+	require.Panics(t, func() { a.Add(read([]uint64{10})) })
+}

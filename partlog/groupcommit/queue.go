@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/fxd-labs/fxd/internal/histogram"
 	"github.com/fxd-labs/fxd/partlog"
 )
 
@@ -86,7 +87,13 @@ type Queue[X any] struct {
 	// the writer asked to be kicked (TakeGrown).
 	want int
 	pool sync.Pool
+	// sizes counts the requests of each durable batch (Complete).
+	sizes histogram.Fixed
 }
+
+// sizeBounds are the upper bounds of the batch-size buckets, in requests:
+// powers of two past either log's default MaxBatch.
+var sizeBounds = []uint64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}
 
 // Init readies the queue to hand out indexes from next.
 func (q *Queue[X]) Init(next uint64, lim Limits) {
@@ -95,6 +102,7 @@ func (q *Queue[X]) Init(next uint64, lim Limits) {
 	}
 	q.next, q.lim = next, lim
 	q.wake = make(chan struct{}, 1)
+	q.sizes.Init(sizeBounds)
 	q.pool.New = func() any { return &Batch[X]{Reqs: make([]Request, 0, 256)} }
 }
 

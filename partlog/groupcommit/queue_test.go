@@ -56,6 +56,10 @@ func TestCompleteAndFailure(t *testing.T) {
 	})
 	require.NoError(t, sig.Wait())
 	require.Equal(t, []string{"durable", "done a", "done b"}, order)
+	sizes := q.BatchSizes()
+	require.Equal(t, uint64(1), sizes.Count(), "one durable batch")
+	require.Equal(t, uint64(2), sizes.Sum, "of two requests")
+	require.Equal(t, uint64(1), sizes.Counts[1], "within the bucket up to 2")
 
 	_, sig, _, err = q.Add(Request{Payload: []byte("c"), Done: func(uint64) { t.Fatal("a failed batch's callback ran") }}, true)
 	require.NoError(t, err)
@@ -70,6 +74,7 @@ func TestCompleteAndFailure(t *testing.T) {
 	require.ErrorIs(t, err, partlog.ErrFailed)
 	require.ErrorIs(t, err, boom)
 	require.Nil(t, q.Take(true), "a failed queue drains without waiting")
+	require.Equal(t, uint64(1), q.BatchSizes().Count(), "a failed batch is not counted as durable")
 }
 
 // TestTakeGrownAndClose: TakeGrown waits for growth and has the Add that

@@ -3,6 +3,7 @@ package groupcommit
 import (
 	"fmt"
 
+	"github.com/fxd-labs/fxd/internal/histogram"
 	"github.com/fxd-labs/fxd/partlog"
 )
 
@@ -103,6 +104,7 @@ func (q *Queue[X]) Close() bool {
 // done callbacks never run.
 func (q *Queue[X]) Complete(b *Batch[X], failed error, durable func(*Batch[X])) {
 	if failed == nil {
+		q.sizes.Observe(uint64(len(b.Reqs)))
 		durable(b)
 	}
 	if b.Sig != nil {
@@ -126,6 +128,10 @@ func (q *Queue[X]) Complete(b *Batch[X], failed error, durable func(*Batch[X])) 
 	}
 	q.pool.Put(b)
 }
+
+// BatchSizes is the histogram of requests per durable batch (one fsync,
+// or one stream message, each) since Init; its count is the batches.
+func (q *Queue[X]) BatchSizes() histogram.Snapshot { return q.sizes.Read() }
 
 // Payloads appends b's payloads to dst (for OnDurable).
 func (b *Batch[X]) Payloads(dst [][]byte) [][]byte {

@@ -126,6 +126,12 @@ func testConcurrent(t *testing.T, open Open) {
 	l := opened(t, open, partlog.Options{})
 	want := concurrentAppends(t, l, 8, 50)
 	requireLog(t, l, 1, want)
+	// Every entry was in exactly one durable batch, and the batches
+	// grouped them (no more batches than entries).
+	sizes := l.BatchSizes()
+	require.Equal(t, uint64(len(want)), sizes.Sum, "entries over the durable batches")
+	require.Positive(t, sizes.Count())
+	require.LessOrEqual(t, sizes.Count(), uint64(len(want)))
 }
 
 // concurrentAppends runs writers goroutines, each appending perWriter
