@@ -174,7 +174,8 @@ func (r *outageRig) round(t *testing.T, o outage) {
 type waiting struct {
 	order        orderView
 	transfer     transferView
-	raw          string // the transfer's signed tx, broadcast after the outage
+	submitted    replayable // the transfer's submit, under an Idempotency-Key
+	raw          string     // the transfer's signed tx, broadcast after the outage
 	payee        common.Address
 	link         linkView
 	usdc0, eurc0 *big.Int
@@ -214,8 +215,11 @@ func (r *outageRig) leaveWaiting(t *testing.T, pause func(testing.TB)) waiting {
 	runNode(t, "pay.mjs", map[string]any{"op": "sign_tx", "rpc": tr.rpc, "chain_id": tr.chainID, "key": tr.wallet.Hex,
 		"tx": signingTx(t, tv.Signing)}, &signed)
 	w.raw = signed.Raw
-	sub := tr.submitTransfer(t, tv.ID, fmt.Sprintf(`{"tx_hash":%q}`, signed.TxHash))
+	w.submitted = replayable{target: basePath + "/transfers/" + tv.ID + "/submit", body: fmt.Sprintf(`{"tx_hash":%q}`, signed.TxHash),
+		key: "outage-submit-" + tv.ID}
+	sub := w.submitted.send(t, tr.c)
 	require.Equal(t, 200, sub.Status, "%s", sub.Body)
+	w.submitted.answer = sub.Body
 	decodeStrictJSON(t, sub.Body, &w.transfer)
 	require.Equal(t, "submitted", w.transfer.State)
 
@@ -274,10 +278,32 @@ func (r *outageRig) duringOutage(t *testing.T, w waiting) {
 			assert.Equal(t, tr.chainID, hv.Chain.ChainID)
 		}
 	}
+	// A replay is its stored answer, chain or not (the desk's look-up of
+	// the tx is for a first submit); another body under the key is 422.
+	again := w.submitted.send(t, tr.c)
+	if assert.Equal(t, 200, again.Status, "the submit replayed during the outage: %s", again.Body) {
+		assert.Equal(t, "true", again.Header.Get("Idempotency-Replayed"))
+		assert.Equal(t, string(w.submitted.answer), string(again.Body), "byte for byte")
+	}
+	other := call(t, tr.c, "POST", w.submitted.target, fmt.Sprintf(`{"tx_hash":%q}`, common.BytesToHash(randomBytes(32)).Hex()),
+		map[string]string{"Idempotency-Key": w.submitted.key})
+	assert.Equal(t, 422, other.Status, "another body under the key during the outage: %s", other.Body)
 	contact := call(t, tr.c, "POST", basePath+"/contacts", string(contactBody("during the outage", randomAddress())), nil)
 	assert.Equal(t, 201, contact.Status, "POST /contacts during the outage: %s", contact.Body)
 	created, _ := tr.createTransfer(t, fmt.Sprintf(`{"from_currency":"USDC","currency":"USDC","amount":"1","recipient":%q}`, randomAddress()), nil)
 	assert.Equal(t, 201, created.Status, "POST /transfers during the outage: %s", created.Body)
+}
+
+// replayable is a write sent under its own Idempotency-Key, and the
+// answer it got.
+type replayable struct {
+	target, body, key string
+	answer            []byte
+}
+
+func (r replayable) send(t *testing.T, c *client.Client) *client.Response {
+	t.Helper()
+	return call(t, c, "POST", r.target, r.body, map[string]string{"Idempotency-Key": r.key})
 }
 
 // submitStrangerTx submits, for a fresh transfer, the hash of a tx the

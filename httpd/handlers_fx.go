@@ -81,9 +81,11 @@ func (s *Server) submitOrder(rc *reqCtx) {
 
 // entityWrite is the shape of every write a desk serves: decode the body
 // into req (an empty body allowed when optional), read the
-// Idempotency-Key, run, and write the entity's answer. A body that does
-// not decode is refused where the route keeps its key's answers
-// (reqCtx.refuse), so the key's record answers it as it answers run.
+// Idempotency-Key, look it up where the route keeps its answers
+// (reqCtx.answered: a replay needs no chain), run, and write the entity's
+// answer. A body that does not decode is refused where the route keeps
+// its key's answers (reqCtx.refuse), so the key's record answers it as it
+// answers run.
 func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *domain.IdemRequest) (domain.Outcome, error)) {
 	if body := rc.ctx.Request.Body(); len(body) > 0 || !optional {
 		if err := jsonbody.Decode(body, req); err != nil {
@@ -97,6 +99,10 @@ func entityWrite(rc *reqCtx, req any, optional bool, run func(context.Context, *
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
+	if out, found, err := rc.answered(ctx, idem); err != nil || found {
+		rc.writeOutcome(out, err)
+		return
+	}
 	out, err := run(ctx, idem)
 	if err == nil && keptUnder(idem, out) {
 		// The desk refused before any entity decided (no record took the

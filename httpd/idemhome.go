@@ -1,6 +1,7 @@
 package httpd
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -57,6 +58,48 @@ func (h idemHome) pathKind() (domain.Kind, bool) {
 		return domain.KindEndpoint, true
 	}
 	return 0, false
+}
+
+// answered looks idem up in the route's home before the desk runs
+// (actors.Engine.Answered): the stored answer replayed, or 422 for
+// another body, found = true. The desks read the chain before their
+// entity decides (a submitted tx looked up, a relay pre-flight), so
+// without this a replay would wait on the chain, and answer 503 while it
+// is away, instead of the stored answer CONTRACT.md promises. Only the
+// homes that replay their answers as stored: an order, a transfer, a link
+// (the entity {id} names), and the order an accept makes. Not a webhook
+// endpoint (its desk reveals a sealed secret in the answer on the way
+// out: its own path replays), nor a reserve (the account holds the
+// reserved id there, not the answer), nor the account. found is false
+// without a key, for a signature guard alone, and where the home does not
+// exist yet or holds nothing of the key: run decides as before, and an
+// answer still in flight is met there (409).
+func (rc *reqCtx) answered(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, bool, error) {
+	if idem == nil || idem.Guard() {
+		return domain.Outcome{}, false, nil
+	}
+	var id string
+	switch h := rc.route.Idem; h {
+	case idemOrder, idemTransfer, idemLink:
+		id = rc.params.get("id")
+		want, _ := h.pathKind()
+		if k, ok := domain.KindOf(id); !ok || k != want {
+			return domain.Outcome{}, false, nil
+		}
+	case idemQuoteOrder:
+		oid, ok := fx.OrderID(rc.params.get("id"))
+		if !ok {
+			return domain.Outcome{}, false, nil
+		}
+		id = oid
+	default:
+		return domain.Outcome{}, false, nil
+	}
+	out, found, err := rc.s.engine.Answered(ctx, id, idem)
+	if errors.Is(err, actors.ErrNoEntity) {
+		return domain.Outcome{}, false, nil
+	}
+	return out, found, err
 }
 
 // refuse answers err, a refusal the handler decided before any entity
