@@ -21,6 +21,14 @@ import (
 // defaultClusterNodes is the cluster's size: the streams' three replicas.
 const defaultClusterNodes = 3
 
+// deepConnsFactor sets the phase's second operating point: this many
+// times the connections. Every partition's stream takes one message per
+// group commit, and a closed loop of N connections spread over the
+// leader's partitions puts about N/partitions writes in each, so the
+// cluster's CPU per write depends on the connections where the single
+// node's (one log, batches of hundreds either way) hardly does.
+const deepConnsFactor = 16
+
 // ClusterPhase is the cluster phase's outcome.
 type ClusterPhase struct {
 	Nodes          int   `json:"nodes"`
@@ -28,6 +36,19 @@ type ClusterPhase struct {
 	KeysSingle     int   `json:"keys_single"`
 	KeysLeader     int   `json:"keys_leader"`
 	KeysOtherNodes int   `json:"keys_each_other_node"`
+	// ClusterPoint is the rounds at the run's connections (-conns, as
+	// every write phase); Deep the same at deepConnsFactor times them.
+	ClusterPoint
+	Deep     *ClusterPoint `json:"deep,omitempty"`
+	Quota    *QuotaRun     `json:"quota,omitempty"`
+	Failover *Failover     `json:"failover,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+}
+
+// ClusterPoint is one operating point of the phase: the single node's and
+// the cluster's write rounds, alternating, at one number of connections.
+type ClusterPoint struct {
+	Conns int `json:"conns,omitempty"`
 	// Single is the single node's write rounds; Cluster the cluster's,
 	// every account led by node 0, entered there (its ServerCPUUs is the
 	// leader's).
@@ -43,10 +64,13 @@ type ClusterPhase struct {
 	// and Nodes-1 followers' CPU) over one machine running a single node,
 	// if CPU is what runs out: Nodes × single CPU per write / cluster CPU
 	// per write.
-	Projected float64   `json:"projected_capacity_vs_single"`
-	Quota     *QuotaRun `json:"quota,omitempty"`
-	Failover  *Failover `json:"failover,omitempty"`
-	Notes     []string  `json:"notes,omitempty"`
+	Projected float64 `json:"projected_capacity_vs_single"`
+	// WritesPerMessage is the leader's mean records per stream message in
+	// the cluster's windows, SingleWritesPerFsync the single node's per
+	// group commit in its own (both from fxd_wal_batch_records; 0:
+	// unread).
+	WritesPerMessage     float64 `json:"writes_per_stream_message,omitempty"`
+	SingleWritesPerFsync float64 `json:"single_writes_per_fsync,omitempty"`
 }
 
 // QuotaRun is the cluster under per-node CPU quotas that sum to this
@@ -75,8 +99,9 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 		return min(cfg.MaxKeys, int(math.Ceil(rate*d.Seconds()*provisionMargin/writeBudget)))
 	}
 	cp.Nodes = cfg.ClusterNodes
-	cp.KeysSingle = keysFor(estRate, time.Duration(rounds)*cfg.Warmup+cfg.Duration)
-	cp.KeysLeader = keysFor(estRate, time.Duration(rounds+1)*cfg.Warmup+cfg.Duration+roundWin)
+	// Both operating points write with the same keys.
+	cp.KeysSingle = keysFor(estRate, 2*(time.Duration(rounds)*cfg.Warmup+cfg.Duration))
+	cp.KeysLeader = keysFor(estRate, time.Duration(2*rounds+1)*cfg.Warmup+2*cfg.Duration+roundWin)
 	cp.KeysOtherNodes = keysFor(estRate/float64(cp.Nodes), cfg.Warmup+roundWin)
 
 	say("== cluster: a single node and %d cluster nodes", cp.Nodes)
@@ -117,8 +142,14 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 		}
 		nodeKeys[i] = NewKeySet(keys, writeBudget)
 	}
-	if err := clusterRounds(cfg, single, NewKeySet(singleKeys, writeBudget), nodes, nodeKeys[0], cp, profiled, say); err != nil {
+	singleSet := NewKeySet(singleKeys, writeBudget)
+	cp.Conns = cfg.Conns
+	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], &cp.ClusterPoint, profiled, say); err != nil {
 		return err
+	}
+	cp.Deep = &ClusterPoint{Conns: cfg.Conns * deepConnsFactor}
+	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], cp.Deep, nil, say); err != nil {
+		return fmt.Errorf("at %d conns: %w", cp.Deep.Conns, err)
 	}
 	cp.Quota = quotaRun(cfg, nodes, nodeKeys, say)
 	say("== cluster: failover, kill -9 of %s while every partition it leads is written through %s", nodes[0].Name, nodes[1].Name)
@@ -130,22 +161,29 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 }
 
 // clusterRounds alternates the single node's write rounds with the
-// cluster's (through the leader, nodes[0]) and derives CPU per write.
-func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPhase, profiled profiler, say func(string, ...any)) error {
+// cluster's (through the leader, nodes[0]) at cp.Conns connections and
+// derives CPU and records per batch per write.
+func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPoint, profiled profiler, say func(string, ...any)) error {
 	followerCPU := make([]time.Duration, len(nodes)-1)
-	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cfg.Conns,
+	var singleBatches, leaderBatches batchTally
+	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cp.Conns,
 		Warmup: cfg.Warmup, Gen: cfg.Gen, Progress: cfg.Log}
+	suffix := ""
+	if cp.Conns != cfg.Conns {
+		suffix = fmt.Sprintf("-c%d", cp.Conns)
+	}
 	singleLoad, clusterLoad := base, base
-	singleLoad.Name, singleLoad.Addr, singleLoad.Keys, singleLoad.ServerPID = "single-writes", single.Addr(), singleKeys, single.PID()
-	clusterLoad.Name, clusterLoad.Addr, clusterLoad.Keys, clusterLoad.ServerPID = "cluster-writes", nodes[0].Addr(), leaderKeys, nodes[0].PID()
-	clusterLoad.OnWindow = func() func() {
+	singleLoad.Name, singleLoad.Addr, singleLoad.Keys, singleLoad.ServerPID = "single-writes"+suffix, single.Addr(), singleKeys, single.PID()
+	clusterLoad.Name, clusterLoad.Addr, clusterLoad.Keys, clusterLoad.ServerPID = "cluster-writes"+suffix, nodes[0].Addr(), leaderKeys, nodes[0].PID()
+	singleLoad.OnWindow = singleBatches.window(single)
+	clusterLoad.OnWindow = chainWindows(leaderBatches.window(nodes[0].FXD), func() func() {
 		at := followersCPU(nodes[1:])
 		return func() {
 			for i, d := range followersCPU(nodes[1:]) {
 				followerCPU[i] += d - at[i]
 			}
 		}
-	}
+	})
 	// The first round of each side is profiled: the single node; the
 	// leader and the first follower.
 	first := func(name string, l *Load) {
@@ -178,7 +216,40 @@ func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*cluster
 	if cp.Single.ServerCPUUs > 0 {
 		cp.Projected = float64(len(nodes)) * cp.Single.ServerCPUUs / cp.ClusterCPUUs
 	}
+	cp.SingleWritesPerFsync, cp.WritesPerMessage = singleBatches.mean(), leaderBatches.mean()
 	return nil
+}
+
+// batchTally adds up a node's durable log batches (fxd_wal_batch_records:
+// group commits on a single node, stream messages it published on a
+// cluster node) over load windows.
+type batchTally struct {
+	records, batches int64
+	unread           bool
+}
+
+// window is a Load.OnWindow hook that counts fx's batches in the window.
+func (t *batchTally) window(fx *FXD) func() func() {
+	return func() func() {
+		at, err := gauges(fx, "fxd_wal_batch_records_sum", "fxd_wal_batch_records_count")
+		return func() {
+			now, err2 := gauges(fx, "fxd_wal_batch_records_sum", "fxd_wal_batch_records_count")
+			if err != nil || err2 != nil {
+				t.unread = true
+				return
+			}
+			t.records += now[0] - at[0]
+			t.batches += now[1] - at[1]
+		}
+	}
+}
+
+// mean is the records per batch over the windows, 0 if any went unread.
+func (t *batchTally) mean() float64 {
+	if t.unread || t.batches <= 0 {
+		return 0
+	}
+	return float64(t.records) / float64(t.batches)
 }
 
 // followersCPU reads each node's CPU time so far (0 where unreadable).

@@ -11,26 +11,9 @@ const projectedTarget = 2.5
 
 // clusterRows renders the cluster phase.
 func clusterRows(c *ClusterPhase) []Row {
-	rows := []Row{loadRow("cluster: single node POST /contacts (same minutes)", c.Single, "writes/s"),
-		loadRow(fmt.Sprintf("cluster: %d nodes POST /contacts, via the leader", c.Nodes), c.Cluster, "writes/s")}
-	if c.Cluster != nil && c.Single != nil && c.ClusterCPUUs > 0 {
-		fol := make([]string, len(c.FollowerCPUUs))
-		for i, us := range c.FollowerCPUUs {
-			fol[i] = fmt.Sprintf("%.0f", us)
-		}
-		rows = append(rows, Row{Name: "cluster: server CPU per acknowledged write",
-			Value: fmt.Sprintf("%.0f µs", c.ClusterCPUUs),
-			Detail: fmt.Sprintf("leader %.0f µs + followers %s µs, against the single node's %.0f µs (from /proc)",
-				c.LeaderCPUUs, strings.Join(fol, " + "), c.Single.ServerCPUUs)})
-		valid := c.Cluster.Valid() && c.Single.Valid()
-		res := passFail(c.Projected >= projectedTarget)
-		if !valid {
-			res = "INVALID"
-		}
-		rows = append(rows, Row{Name: fmt.Sprintf("cluster: projected %d-machine capacity / single node", c.Nodes),
-			Value:  fmt.Sprintf("%.2f×", c.Projected),
-			Detail: fmt.Sprintf("%d × single CPU per write / cluster CPU per write: leadership spread evenly, CPU the limit (not disk or network)", c.Nodes),
-			Target: fmt.Sprintf("≥ %.1f×", projectedTarget), Result: res})
+	rows := pointRows(c.Nodes, &c.ClusterPoint, "")
+	if c.Deep != nil {
+		rows = append(rows, pointRows(c.Nodes, c.Deep, fmt.Sprintf(" at %d conns", c.Deep.Conns))...)
 	}
 	if q := c.Quota; q != nil {
 		rows = append(rows, quotaRow(q, c.Nodes, c.Single))
@@ -47,6 +30,41 @@ func clusterRows(c *ClusterPhase) []Row {
 			Result: res})
 	}
 	return rows
+}
+
+// pointRows renders one operating point; at names it in the rows (""
+// for the run's own connections).
+func pointRows(nodes int, c *ClusterPoint, at string) []Row {
+	rows := []Row{loadRow("cluster: single node POST /contacts (same minutes)"+at, c.Single, "writes/s"),
+		loadRow(fmt.Sprintf("cluster: %d nodes POST /contacts, via the leader%s", nodes, at), c.Cluster, "writes/s")}
+	if c.Cluster == nil || c.Single == nil || c.ClusterCPUUs <= 0 {
+		return rows
+	}
+	fol := make([]string, len(c.FollowerCPUUs))
+	for i, us := range c.FollowerCPUUs {
+		fol[i] = fmt.Sprintf("%.0f", us)
+	}
+	rows = append(rows, Row{Name: "cluster: server CPU per acknowledged write" + at,
+		Value: fmt.Sprintf("%.0f µs", c.ClusterCPUUs),
+		Detail: fmt.Sprintf("leader %.0f µs + followers %s µs, against the single node's %.0f µs (from /proc); %s writes per stream message (the single node: %s per fsync)",
+			c.LeaderCPUUs, strings.Join(fol, " + "), c.Single.ServerCPUUs, perBatch(c.WritesPerMessage), perBatch(c.SingleWritesPerFsync))})
+	valid := c.Cluster.Valid() && c.Single.Valid()
+	res := passFail(c.Projected >= projectedTarget)
+	if !valid {
+		res = "INVALID"
+	}
+	return append(rows, Row{Name: fmt.Sprintf("cluster: projected %d-machine capacity / single node%s", nodes, at),
+		Value:  fmt.Sprintf("%.2f×", c.Projected),
+		Detail: fmt.Sprintf("%d × single CPU per write / cluster CPU per write: leadership spread evenly, CPU the limit (not disk or network)", nodes),
+		Target: fmt.Sprintf("≥ %.1f×", projectedTarget), Result: res})
+}
+
+// perBatch renders a mean of records per batch ("?" when unread).
+func perBatch(v float64) string {
+	if v <= 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f", v)
 }
 
 // quotaRow renders the quota run beside single, the single node's writes

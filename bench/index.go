@@ -27,6 +27,7 @@ var indexColumns = []struct{ title, row string }{
 	{"webhook deliveries", "webhook deliveries, healthy endpoint"},
 	{"webhook lag", "webhook lag, healthy endpoint"},
 	{"ledger export", "ledger export GET /transactions/export, 1,000,000 rows"},
+	{"cluster / single", "cluster: projected"}, // the run's own connections (the deep point's row comes after)
 }
 
 // WriteIndex writes dir/README.md: one line per saved report in dir
