@@ -111,7 +111,13 @@
 //     node 0 the leader of every write and the other two its followers;
 //     CPU per acknowledged write from /proc for each, and the projected
 //     capacity of three machines over one (3 × single / (leader +
-//     followers); goal ≥ 2.5×). Then one round with each node capped at
+//     followers); goal ≥ 2.5×), with the mean writes per stream message
+//     (the leader's fxd_wal_batch_records) beside the single node's per
+//     fsync. The same again at 16 times the connections (the deep
+//     point): a stream message holds about the writes in flight to its
+//     partition, so the cluster's cost per write falls with the
+//     connections where the single node's hardly moves, and the two
+//     points show how far. Then one round with each node capped at
 //     a third of the machine's cores (cgroup CPU quotas; skipped, and
 //     said why, where the bench may not set them), written through every
 //     node at once to its own accounts. Last node 0 is killed (SIGKILL)
