@@ -144,11 +144,14 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 	}
 	singleSet := NewKeySet(singleKeys, writeBudget)
 	cp.Conns = cfg.Conns
-	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], &cp.ClusterPoint, profiled, say); err != nil {
+	if cp.Conns <= 0 {
+		cp.Conns = defaultConns // -only cluster runs no sweep to pick them
+	}
+	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], &cp.ClusterPoint, "", profiled, say); err != nil {
 		return err
 	}
-	cp.Deep = &ClusterPoint{Conns: cfg.Conns * deepConnsFactor}
-	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], cp.Deep, nil, say); err != nil {
+	cp.Deep = &ClusterPoint{Conns: cp.Conns * deepConnsFactor}
+	if err := clusterRounds(cfg, single, singleSet, nodes, nodeKeys[0], cp.Deep, fmt.Sprintf("-c%d", cp.Deep.Conns), nil, say); err != nil {
 		return fmt.Errorf("at %d conns: %w", cp.Deep.Conns, err)
 	}
 	cp.Quota = quotaRun(cfg, nodes, nodeKeys, say)
@@ -162,16 +165,13 @@ func runClusterPhase(ctx context.Context, cfg Config, dir string, estRate float6
 
 // clusterRounds alternates the single node's write rounds with the
 // cluster's (through the leader, nodes[0]) at cp.Conns connections and
-// derives CPU and records per batch per write.
-func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPoint, profiled profiler, say func(string, ...any)) error {
+// derives CPU and records per batch per write; suffix ends the loads'
+// names.
+func clusterRounds(cfg Config, single *FXD, singleKeys *KeySet, nodes []*clusterNode, leaderKeys *KeySet, cp *ClusterPoint, suffix string, profiled profiler, say func(string, ...any)) error {
 	followerCPU := make([]time.Duration, len(nodes)-1)
 	var singleBatches, leaderBatches batchTally
 	base := Load{Method: "POST", Path: contactsPath, Body: contactBody, WantStatus: 201, Conns: cp.Conns,
 		Warmup: cfg.Warmup, Gen: cfg.Gen, Progress: cfg.Log}
-	suffix := ""
-	if cp.Conns != cfg.Conns {
-		suffix = fmt.Sprintf("-c%d", cp.Conns)
-	}
 	singleLoad, clusterLoad := base, base
 	singleLoad.Name, singleLoad.Addr, singleLoad.Keys, singleLoad.ServerPID = "single-writes"+suffix, single.Addr(), singleKeys, single.PID()
 	clusterLoad.Name, clusterLoad.Addr, clusterLoad.Keys, clusterLoad.ServerPID = "cluster-writes"+suffix, nodes[0].Addr(), leaderKeys, nodes[0].PID()
