@@ -139,7 +139,7 @@ func (s *AccountState) createContact(c CreateContact, env Env) ([]Event, Reply, 
 	if err := validateContact(ct); err != nil {
 		return nil, Reply{}, err
 	}
-	ct.ID = env.NewID("ct_")
+	ct.ID = env.NewID(ContactPrefix)
 	ct.CreatedAt, ct.UpdatedAt = env.Now, env.Now
 	return []Event{{Kind: EvContactPut, Contact: ct}}, jsonReply(201, ViewContact(ct)), nil
 }

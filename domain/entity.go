@@ -18,6 +18,15 @@ const (
 	KindLink     Kind = 4
 )
 
+// Id prefixes of the records that live inside an entity rather than being
+// one: what makes them (env.NewID) and what checks a client's copy of one
+// (the lists' cursors) spell them the same.
+const (
+	ContactPrefix     = "ct_"  // an account's contact
+	LatePaymentPrefix = "plp_" // a payment to a link after it closed: a ledger entry of its own
+	DeliveryPrefix    = "dlv_" // an event's delivery to one webhook endpoint
+)
+
 // kindPrefixes maps each kind to the id prefix of its entities.
 var kindPrefixes = [...]string{KindAccount: "acct_", KindOrder: "ord_", KindTransfer: "tr_", KindLink: "pl_", KindClaim: "txc_", KindEndpoint: "wh_", KindEvent: "evt_"}
 

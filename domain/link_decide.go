@@ -172,7 +172,7 @@ func (s *LinkState) pay(c PayLink, env Env) ([]*Link, Reply, *Error) {
 		if n.Open() {
 			n.Received.Add(n.Received, p.Amount)
 		} else {
-			p.Late, p.EntryID = true, env.NewID("plp_")
+			p.Late, p.EntryID = true, env.NewID(LatePaymentPrefix)
 		}
 		n.Payments = append(n.Payments, p)
 		added = true

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // EndpointView is a webhook endpoint as its account sees it. Field order
 // is the wire order, CONTRACT.md's. Secret is set only in POST /webhooks's
@@ -57,6 +61,25 @@ func ViewAttempts(eventID string, d *Delivery) []AttemptView {
 		out = append(out, v)
 	}
 	return out
+}
+
+// AttemptCursor is the cursor of a deliveries page cut inside delivery id
+// after its attempt n: "<id>:<n>" (ids never hold a colon).
+func AttemptCursor(id string, n int) string { return id + ":" + strconv.Itoa(n) }
+
+// SplitAttemptCursor reads AttemptCursor's form: ok only for "<id>:<n>"
+// with id not empty and n a canonical number from 1.
+func SplitAttemptCursor(s string) (id string, n int, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	num := s[i+1:]
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 || num != strconv.Itoa(n) {
+		return "", 0, false
+	}
+	return s[:i], n, true
 }
 
 // FiredEvent of an order: its terminal state's event, the order as its

@@ -1,7 +1,6 @@
 package httpd
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/fxd-labs/fxd/domain"
@@ -25,17 +24,17 @@ type cursor struct {
 
 var (
 	noCursor       = cursor{}
-	contactCursor  = cursor{what: "a contact id", prefixes: []string{"ct_"}}
+	contactCursor  = cursor{what: "a contact id", prefixes: []string{domain.ContactPrefix}}
 	orderCursor    = cursor{what: "an order id", prefixes: []string{domain.KindOrder.Prefix()}}
 	transferCursor = cursor{what: "a transfer id", prefixes: []string{domain.KindTransfer.Prefix()}}
 	linkCursor     = cursor{what: "a payment link id", prefixes: []string{domain.KindLink.Prefix()}}
 	// The ledger's entries are its orders, transfers and links, and the
-	// late payments to a link ("plp_").
+	// late payments to a link.
 	entryCursor = cursor{what: "a transaction id", prefixes: []string{domain.KindOrder.Prefix(), domain.KindTransfer.Prefix(),
-		domain.KindLink.Prefix(), "plp_"}}
+		domain.KindLink.Prefix(), domain.LatePaymentPrefix}}
 	endpointCursor = cursor{what: "a webhook endpoint id", prefixes: []string{domain.KindEndpoint.Prefix()}}
 	eventCursor    = cursor{what: "an event id", prefixes: []string{domain.KindEvent.Prefix()}}
-	deliveryCursor = cursor{what: `a delivery id, or "<delivery id>:<attempt>"`, prefixes: []string{"dlv_"}, attempt: true}
+	deliveryCursor = cursor{what: `a delivery id, or "<delivery id>:<attempt>"`, prefixes: []string{domain.DeliveryPrefix}, attempt: true}
 )
 
 // check refuses a starting_after that is not one of c's cursors; ""
@@ -44,13 +43,12 @@ func (c cursor) check(s string) *domain.Error {
 	if s == "" || len(c.prefixes) == 0 {
 		return nil
 	}
-	if c.attempt {
-		if id, n, ok := strings.Cut(s, ":"); ok {
-			if a, err := strconv.Atoi(n); err != nil || a < 1 || n != strconv.Itoa(a) {
-				return c.refuse()
-			}
-			s = id
+	if c.attempt && strings.IndexByte(s, ':') >= 0 {
+		id, _, ok := domain.SplitAttemptCursor(s)
+		if !ok {
+			return c.refuse()
 		}
+		s = id
 	}
 	for _, p := range c.prefixes {
 		if _, ok := ids.Parse(p, s); ok {

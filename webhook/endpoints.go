@@ -113,7 +113,7 @@ func (d *Desk) TestEndpoint(ctx context.Context, acct, id string, idem *domain.I
 	if evt.ID == "" || err != nil {
 		return out, err
 	}
-	cmd := domain.CreateTest{ID: evt.ID, Account: acct, Endpoint: id, DeliveryID: d.e.NewID("dlv_", acct)}
+	cmd := domain.CreateTest{ID: evt.ID, Account: acct, Endpoint: id, DeliveryID: d.e.NewID(domain.DeliveryPrefix, acct)}
 	if cmd.Refusal, err = d.sendable(ctx, acct, id); err != nil {
 		return domain.Outcome{}, err
 	}

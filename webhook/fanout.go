@@ -17,7 +17,7 @@ func (d *Desk) fanOut(ctx context.Context, wp **domain.WebhookEvent) error {
 	eps := d.matching(w.Account, w.Type)
 	ids := make([]string, len(eps))
 	for i := range eps {
-		ids[i] = d.e.NewID("dlv_", w.Account)
+		ids[i] = d.e.NewID(domain.DeliveryPrefix, w.Account)
 	}
 	out, err := d.e.Create(ctx, w.ID, domain.Request{Cmd: domain.FanOut{Event: w, Endpoints: eps, DeliveryIDs: ids}})
 	if err != nil {

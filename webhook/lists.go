@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
@@ -122,7 +120,7 @@ func (d *Desk) ListDeliveries(ctx context.Context, acct, id string, p domain.Pag
 		if len(rows) > room { // cut inside this delivery
 			page.Data = append(page.Data, rows[:room]...)
 			last := rows[room-1]
-			page.HasMore, next = true, last.ID+":"+strconv.Itoa(last.Attempt)
+			page.HasMore, next = true, domain.AttemptCursor(last.ID, last.Attempt)
 			return full
 		}
 		page.Data = append(page.Data, rows...)
@@ -157,18 +155,13 @@ type deliveryCursor struct {
 // colon form whose attempt is not a canonical number from 1 stays an
 // opaque id, compared as any unknown id is (ids never hold a colon).
 func parseDeliveryCursor(s string) deliveryCursor {
-	i := strings.LastIndexByte(s, ':')
-	if i <= 0 {
-		return deliveryCursor{before: s}
-	}
-	num := s[i+1:]
-	n, err := strconv.Atoi(num)
-	if err != nil || n < 1 || num != strconv.Itoa(n) {
+	dlv, n, ok := domain.SplitAttemptCursor(s)
+	if !ok {
 		return deliveryCursor{before: s}
 	}
 	// dlv+"\x00" is the smallest key above dlv: the store's exclusive
 	// bound then lets dlv itself through, and nothing newer.
-	return deliveryCursor{before: s[:i] + "\x00", dlv: s[:i], below: n}
+	return deliveryCursor{before: dlv + "\x00", dlv: dlv, below: n}
 }
 
 // follow is the rows of delivery dl (of event evt) that come after the
