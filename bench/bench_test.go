@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
 
+	"github.com/fxd-labs/fxd/internal/procs"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -65,8 +67,12 @@ func TestRateLimitBench(t *testing.T) {
 }
 
 func TestWALBench(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
 	r, err := RunWAL(t.TempDir(), 16, 100, 20*time.Millisecond, 200*time.Millisecond, nil)
 	require.NoError(t, err)
+	serving, _ := procs.Serving()
+	require.Equal(t, serving, r.GOMAXPROCS, "the phase runs as fxd serve would")
+	require.Equal(t, before, runtime.GOMAXPROCS(0), "and gives fxbench its own back")
 	require.Positive(t, r.Appends)
 	require.Zero(t, r.Errors, r.FirstError)
 	require.GreaterOrEqual(t, r.LastIndex, uint64(r.Appends))

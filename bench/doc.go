@@ -7,10 +7,15 @@
 //
 //   - ratelimit.Limiter.Allow with testing.Benchmark (target ≤ 200 ns,
 //     0 allocs).
-//   - The log writer in-process: many goroutines calling wal.Log.Append
-//     (each returns only once fsynced) for a fixed time (target
-//     ≥ 300,000 appends/s); fsync batches are counted as this process's
-//     write system calls, one per group-committed batch.
+//   - The log writer in-process (walbench.go): 1,024 goroutines calling
+//     wal.Log.Append (each returns only once fsynced), under fxd serve's
+//     GOMAXPROCS (internal/procs), in rounds that alternate with a raw
+//     floor on the same disk (one goroutine writing the writer's mean batch
+//     bytes and calling fdatasync, as often as it can): the writer's
+//     fsyncs/s over the floor's (target ≥ 0.90) and appends per fsync
+//     (target ≥ 400); appends/s is the disk's and only reported. Batches
+//     are the log's own count (wal.Log.Batches), cross-checked against
+//     this process's write system calls.
 //   - Authenticated reads, GET /account, closed loop, against fxd and
 //     against the floor server under the same generator (target fxd/floor
 //     ≥ 0.90); durable writes, POST /contacts, likewise (target ≥ 0.70).

@@ -223,7 +223,11 @@ func (rep *Report) BuildRows() {
 		rows = append(rows, row)
 	}
 	if w := rep.WAL; w != nil {
-		d := fmt.Sprintf("%d goroutines × %d B; %s", w.Goroutines, w.PayloadBytes, latencyText(w.Latency))
+		d := fmt.Sprintf("%d goroutines × %d B", w.Goroutines, w.PayloadBytes)
+		if w.GOMAXPROCS > 0 { // reports before it was recorded ran with fxbench's
+			d += fmt.Sprintf(", GOMAXPROCS %d", w.GOMAXPROCS)
+		}
+		d += "; " + latencyText(w.Latency)
 		if w.Batches >= 0 {
 			d += fmt.Sprintf("; ≈%s fsyncs/s, %.0f appends/fsync", commas(int64(w.BatchesPerSec+0.5)), w.MeanBatch)
 		}

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/fxd-labs/fxd/internal/procs"
 	"github.com/fxd-labs/fxd/wal"
 )
 
@@ -26,7 +28,10 @@ const walRounds = 4
 // writer rounds (sums, or medians where a rate is judged); Rounds keeps
 // each round.
 type WALResult struct {
-	Goroutines   int     `json:"goroutines"`
+	Goroutines int `json:"goroutines"`
+	// GOMAXPROCS is what the phase ran with: fxd serve's (procs.Serving),
+	// whatever the rest of fxbench runs with.
+	GOMAXPROCS   int     `json:"gomaxprocs"`
 	PayloadBytes int     `json:"payload_bytes"`
 	Seconds      float64 `json:"measured_s"` // the writer rounds' windows together
 	Appends      int64   `json:"appends"`
@@ -80,7 +85,15 @@ type WALRound struct {
 // of window d, each after a floor round of window d (the appenders wait
 // during floor rounds, with nothing of theirs queued). Every Append
 // returns only once its entry is fsynced.
+//
+// It runs under fxd serve's GOMAXPROCS (procs.Serving), as the floor
+// server does, and restores fxbench's after: the log's syncer returns
+// from each fdatasync needing a P, and how soon it gets one is the
+// writer's fsync rate (measured at 1,024 appenders on the 2-core bench
+// machine: 13-15 % more fsyncs with fxd's 3 Ps than with 2).
 func RunWAL(dir string, goroutines, payloadBytes int, warmup, d time.Duration, progress io.Writer) (*WALResult, error) {
+	procsN, _ := procs.Serving()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procsN))
 	var fatal atomic.Pointer[string]
 	log, _, err := wal.Open(dir, wal.Options{OnFatal: func(err error) {
 		s := err.Error()
@@ -91,7 +104,7 @@ func RunWAL(dir string, goroutines, payloadBytes int, warmup, d time.Duration, p
 	}
 	ap := startAppenders(log, goroutines, payloadBytes, &fatal)
 	stopProgress := ap.progress(progress)
-	res := &WALResult{Goroutines: goroutines, PayloadBytes: payloadBytes, Batches: -1, BatchBytes: -1}
+	res := &WALResult{Goroutines: goroutines, GOMAXPROCS: procsN, PayloadBytes: payloadBytes, Batches: -1, BatchBytes: -1}
 
 	// Warm-up, whose second half gives the first floor round its size.
 	time.Sleep(warmup / 2)
