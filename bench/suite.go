@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -530,22 +531,22 @@ func Run(cfg Config) (*Report, error) {
 	}
 	rep.Setup = &Setup{GetBodyBytes: len(getBody), PostBodyBytes: len(postBody), ReadBudget: readBudget, WriteBudget: writeBudget}
 
-	// 4. The floor, with fxd's own answers as its static bodies.
-	floorKeys, pubs, err := NewFloorKeys(floorKeyCount)
+	// 4. The floor, with fxd's own answers as its static bodies; until
+	// fxd's keys exist (step 5), under keys of its own, for the sweep and
+	// the calibration that sizes them.
+	calKeys, _, err := NewFloorKeys(floorKeyCount)
 	if err != nil {
 		return rep, err
 	}
-	floorAddr, floorPID, stopFloor, err := startFloor(cfg, tmp, &FloorConfig{Keys: pubs, GetBody: getBody, PostBody: postBody})
+	fl, err := launchFloor(cfg, tmp, calKeys, getBody, postBody)
 	if err != nil {
 		return rep, fmt.Errorf("floor: %w", err)
 	}
-	stopFloor = sync.OnceFunc(stopFloor)
-	defer stopFloor()
-	floorKeySet := NewKeySet(floorKeys, 0)
+	defer func() { fl.stop() }()
 	floorLoad := func(name, method, path string, want int) Load {
-		l := Load{Name: name, Addr: floorAddr, Method: method, Path: path, WantStatus: want, Keys: floorKeySet,
+		l := Load{Name: name, Addr: fl.addr, Method: method, Path: path, WantStatus: want, Keys: fl.keys,
 			Conns: cfg.Conns, Warmup: cfg.Warmup, Duration: cfg.Duration, Gen: cfg.Gen, Progress: logw,
-			ServerPID: floorPID}
+			ServerPID: fl.pid}
 		if method == "POST" {
 			l.Body = contactBody
 		}
@@ -619,6 +620,13 @@ func Run(cfg Config) (*Report, error) {
 	rep.Setup.KeysPerSecond = float64(nkeys) / rep.Setup.KeySeconds
 	say("  %d keys in %.1fs (%.0f/s)", nkeys, rep.Setup.KeySeconds, rep.Setup.KeysPerSecond)
 
+	// The measured floor serves fxd's keys, in the same rotation, so both
+	// servers verify under the same keys (doc.go, "Method").
+	fl.stop()
+	if fl, err = launchFloor(cfg, tmp, keys, getBody, postBody); err != nil {
+		return rep, fmt.Errorf("floor: %w", err)
+	}
+
 	// 6, 7. Floor and fxd in alternating rounds (floor, fxd, fxd, floor,
 	// ...), so that drift in what else the machine does hits both alike.
 	// Reads and writes are separate rate-limit classes: one key set each.
@@ -641,7 +649,7 @@ func Run(cfg Config) (*Report, error) {
 	rep.FloorWrites, rep.FXDWrites = alternate(
 		floorLoad("floor-writes", "POST", contactsPath, 201),
 		fxdLoad("fxd-writes", "POST", contactsPath, 201, fxdWriteKeys))
-	stopFloor()
+	fl.stop()
 	if rep.FloorReads != nil && rep.FXDReads != nil && rep.FloorReads.Rate > 0 {
 		rep.ReadRatio = rep.FXDReads.Rate / rep.FloorReads.Rate
 	}
@@ -788,6 +796,28 @@ func startFloor(cfg Config, tmp string, fc *FloorConfig) (string, int, func(), e
 		return "", 0, nil, err
 	}
 	return p.Addrs["listening"], p.PID(), func() { _, _ = p.Stop(10 * time.Second) }, nil
+}
+
+// floorRun is a floor server the suite loads, and the keys it serves.
+type floorRun struct {
+	addr string
+	pid  int
+	keys *KeySet // without a budget: the floor has no rate limit
+	stop func()  // idempotent
+}
+
+// launchFloor starts a floor that answers with fxd's bodies and serves
+// keys.
+func launchFloor(cfg Config, tmp string, keys []Key, getBody, postBody []byte) (*floorRun, error) {
+	pubs := make(map[string][]byte, len(keys))
+	for _, k := range keys {
+		pubs[k.ID] = k.Priv.Public().(ed25519.PublicKey)
+	}
+	addr, pid, stop, err := startFloor(cfg, tmp, &FloorConfig{Keys: pubs, GetBody: getBody, PostBody: postBody})
+	if err != nil {
+		return nil, err
+	}
+	return &floorRun{addr: addr, pid: pid, keys: NewKeySet(keys, 0), stop: sync.OnceFunc(stop)}, nil
 }
 
 // sweep runs short floor GET loads at several connection counts and picks
