@@ -75,24 +75,11 @@ func (h idemHome) pathKind() (domain.Kind, bool) {
 // exist yet or holds nothing of the key: run decides as before, and an
 // answer still in flight is met there (409).
 func (rc *reqCtx) answered(ctx context.Context, idem *domain.IdemRequest) (domain.Outcome, bool, error) {
-	if idem == nil || idem.Guard() {
+	if idem == nil || idem.Guard() || rc.route.Idem == idemEndpoint {
 		return domain.Outcome{}, false, nil
 	}
-	var id string
-	switch h := rc.route.Idem; h {
-	case idemOrder, idemTransfer, idemLink:
-		id = rc.params.get("id")
-		want, _ := h.pathKind()
-		if k, ok := domain.KindOf(id); !ok || k != want {
-			return domain.Outcome{}, false, nil
-		}
-	case idemQuoteOrder:
-		oid, ok := fx.OrderID(rc.params.get("id"))
-		if !ok {
-			return domain.Outcome{}, false, nil
-		}
-		id = oid
-	default:
+	id, _, ok := rc.homeEntity()
+	if !ok {
 		return domain.Outcome{}, false, nil
 	}
 	out, found, err := rc.s.engine.Answered(ctx, id, idem)
@@ -100,6 +87,27 @@ func (rc *reqCtx) answered(ctx context.Context, idem *domain.IdemRequest) (domai
 		return domain.Outcome{}, false, nil
 	}
 	return out, found, err
+}
+
+// homeEntity is the entity the route's home is, and its kind: the order
+// an accept of quote {id} makes (fx.OrderID), or the entity {id} names
+// when it is of the home's kind. ok is false for the homes that are not
+// an entity (account, reserve, none) and for a path naming no such id.
+func (rc *reqCtx) homeEntity() (id string, kind domain.Kind, ok bool) {
+	h := rc.route.Idem
+	if h == idemQuoteOrder {
+		id, ok = fx.OrderID(rc.params.get("id"))
+		return id, domain.KindOrder, ok
+	}
+	want, ok := h.pathKind()
+	if !ok {
+		return "", 0, false
+	}
+	id = rc.params.get("id")
+	if k, ok := domain.KindOf(id); !ok || k != want {
+		return "", 0, false
+	}
+	return id, want, true
 }
 
 // refuse answers err, a refusal the handler decided before any entity
@@ -142,28 +150,22 @@ func (rc *reqCtx) recordRefusal(idem *domain.IdemRequest, err *domain.Error) (do
 		key := *idem
 		key.Scope += domain.ReserveSuffix
 		return e.Exec(ctx, rc.key.Account, domain.Request{Cmd: ans, Idem: &key})
-	case idemQuoteOrder:
-		// The order the desk's accept meets; created if need be, as the
-		// desk creates it to keep a refused accept.
-		id, ok := fx.OrderID(rc.params.get("id"))
-		if !ok {
-			return domain.Refuse(err), nil
-		}
-		ans.Kind = domain.KindOrder
-		return e.Create(ctx, id, domain.Request{Cmd: ans, Idem: idem})
 	}
-	k, ok := h.pathKind()
+	id, k, ok := rc.homeEntity()
 	if !ok {
 		// No home (a write without one fails
-		// TestEveryWriteRouteHasAnIdempotencyHome): nowhere to keep it.
+		// TestEveryWriteRouteHasAnIdempotencyHome), or {id} names no
+		// entity of its kind: nowhere to keep it.
 		return domain.Refuse(err), nil
 	}
-	id := rc.params.get("id")
+	if h == idemQuoteOrder {
+		// The order the desk's accept meets; created if need be, as the
+		// desk creates it to keep a refused accept.
+		ans.Kind = k
+		return e.Create(ctx, id, domain.Request{Cmd: ans, Idem: idem})
+	}
 	// A request that never reached a desk writes nothing into an entity
 	// that is not the caller's: the refusal is answered as it is.
-	if kind, ok := domain.KindOf(id); !ok || kind != k {
-		return domain.Refuse(err), nil
-	}
 	if _, rerr := e.Row(ctx, k, id, rc.key.Account); rerr != nil {
 		if errors.Is(rerr, actors.ErrNoEntity) {
 			return domain.Refuse(err), nil
