@@ -26,6 +26,7 @@ import (
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -202,7 +203,7 @@ func FillLedger(ctx context.Context, c LedgerFillConfig) (*LedgerFillResult, err
 	for a := range source {
 		source[a] = ledgerAddress(uint64(0xfeed0000 + a))
 	}
-	cpu0 := selfCPU()
+	cpu0 := cputime.Self()
 	start := time.Now()
 	err = parallel(total, c.Workers, "ledger transfers", c.Progress, func(i int) error {
 		k := len(spans) - 1
@@ -246,7 +247,7 @@ func FillLedger(ctx context.Context, c LedgerFillConfig) (*LedgerFillResult, err
 		return res, fmt.Errorf("bench: ledger fill: %w", err)
 	}
 	d := time.Since(start)
-	cpu := selfCPU() - cpu0
+	cpu := cputime.Self() - cpu0
 	res.CPUUsPerRow, res.Cores = cpu.Seconds()*1e6/float64(total), cpu.Seconds()/d.Seconds()
 	res.Seconds = d.Seconds()
 	res.RowsPerSec = float64(total) / d.Seconds()

@@ -20,6 +20,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -195,12 +196,12 @@ func RunList(l ListLoad) (*ListResult, error) {
 	}
 	tally(pass(l.Warmup, false, l.Seed))
 	srv0, _ := procCPU(l.ServerPID)
-	gen0, sys0 := selfCPU(), systemBusy()
+	gen0, sys0 := cputime.Self(), systemBusy()
 	t0 := time.Now()
 	ws := pass(l.N, true, l.Seed+1)
 	res.Seconds = time.Since(t0).Seconds()
 	srv1, srvErr := procCPU(l.ServerPID)
-	gen1, sys1 := selfCPU(), systemBusy()
+	gen1, sys1 := cputime.Self(), systemBusy()
 	tally(ws)
 	for _, w := range ws {
 		res.OK += w.ok
@@ -438,7 +439,7 @@ func RunExport(ctx context.Context, addr string, k Key, target string, pid int, 
 		}()
 	}
 	srv0, _ := procCPU(pid)
-	gen0, sys0 := selfCPU(), systemBusy()
+	gen0, sys0 := cputime.Self(), systemBusy()
 	start := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
@@ -458,7 +459,7 @@ func RunExport(ctx context.Context, addr string, k Key, target string, pid int, 
 	_ = resp.Body.Close()
 	d := time.Since(start)
 	srv1, srvErr := procCPU(pid)
-	gen1, sys1 := selfCPU(), systemBusy()
+	gen1, sys1 := cputime.Self(), systemBusy()
 	close(stop)
 	sampler.Wait()
 	if pid > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -320,7 +321,7 @@ func RunLoad(l Load) (*LoadResult, error) {
 	}
 	wait(l.Warmup)
 	srv0, _ := procCPU(l.ServerPID)
-	gen0 := selfCPU()
+	gen0 := cputime.Self()
 	sys0 := systemBusy()
 	endWindow := func() {}
 	if l.OnWindow != nil {
@@ -332,7 +333,7 @@ func RunLoad(l Load) (*LoadResult, error) {
 	r.phase.Store(phaseStop)
 	t1 := time.Now()
 	srv1, srvErr := procCPU(l.ServerPID)
-	gen1 := selfCPU()
+	gen1 := cputime.Self()
 	sys1 := systemBusy()
 	endWindow()
 	wg.Wait()

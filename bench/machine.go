@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/fxd-labs/fxd/internal/buildinfo"
@@ -180,15 +179,6 @@ func procCPU(pid int) (time.Duration, error) {
 		return 0, errors.New("bad /proc stat times")
 	}
 	return time.Duration(ut+st) * time.Second / clockTicks, nil
-}
-
-// selfCPU returns this process's user+system CPU time.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // selfWriteSyscalls returns this process's write system calls so far

@@ -23,6 +23,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/fxd-labs/fxd/client"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/reqsig"
 )
 
@@ -264,7 +265,7 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 	winStart, winEnd := o.due(o.nWarm), o.due(o.nAll)
 	time.Sleep(time.Until(winStart))
 	srv0, _ := procCPU(l.ServerPID)
-	gen0, sys0 := selfCPU(), systemBusy()
+	gen0, sys0 := cputime.Self(), systemBusy()
 	endWindow := func() {}
 	if l.OnWindow != nil {
 		endWindow = l.OnWindow()
@@ -273,7 +274,7 @@ func RunOpen(l OpenLoad) (*OpenResult, error) {
 	time.Sleep(time.Until(winEnd))
 	t1 := time.Now()
 	srv1, srvErr := procCPU(l.ServerPID)
-	gen1, sys1 := selfCPU(), systemBusy()
+	gen1, sys1 := cputime.Self(), systemBusy()
 	endWindow()
 	wg.Wait()
 	stopProgress()

@@ -29,6 +29,7 @@ import (
 
 	"github.com/fxd-labs/fxd/client"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/webhook"
 	"github.com/fxd-labs/fxd/webhook/sign"
 )
@@ -1116,7 +1117,7 @@ func (w *hookPhase) drain(keys []Key) ([2]time.Time, error) {
 	dr.Created = dr.Create.Status["202"]
 	pprofDone := w.drainPprof(dr.Created)
 	srv0, _ := procCPU(fx.PID())
-	gen0, sys0 := selfCPU(), systemBusy()
+	gen0, sys0 := cputime.Self(), systemBusy()
 	t0 := time.Now()
 	dr.HeldS = t0.Sub(holdStart).Seconds()
 	recv.release()
@@ -1125,7 +1126,7 @@ func (w *hookPhase) drain(keys []Key) ([2]time.Time, error) {
 	t1 := time.Now()
 	stopSampling()
 	srv1, srvErr := procCPU(fx.PID())
-	gen1, sys1 := selfCPU(), systemBusy()
+	gen1, sys1 := cputime.Self(), systemBusy()
 	st1, n1, lastAt := recv.stats()
 	dr.Receiver, dr.Delivered = st1.minus(st0), int64(n1-n0)
 	if !ok {

@@ -13,12 +13,12 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fxd-labs/fxd/actors"
 	"github.com/fxd-labs/fxd/domain"
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/reqsig"
 	"github.com/stretchr/testify/require"
 	"github.com/valyala/fasthttp"
@@ -115,9 +115,9 @@ func (bs *benchServer) run(b *testing.B, reqs []*fasthttp.Request, want int) {
 		require.NoError(b, pprof.StartCPUProfile(f))
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	cpu0, idx0, batches0 := processCPU(), bs.e.LastIndex(), bs.e.LogBatches()
+	cpu0, idx0, batches0 := cputime.Self(), bs.e.LastIndex(), bs.e.LogBatches()
 	defer func() {
-		b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Self()-cpu0)/float64(b.N), "cpu-ns/op")
 		if n := bs.e.LogBatches() - batches0; n > 0 {
 			b.ReportMetric(float64(bs.e.LastIndex()-idx0)/float64(n), "records/fsync")
 		}
@@ -135,15 +135,6 @@ func (bs *benchServer) run(b *testing.B, reqs []*fasthttp.Request, want int) {
 			ctx.Response.Reset()
 		}
 	})
-}
-
-// processCPU is the CPU time this process has used (user and system).
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkServeCreateContact is POST /contacts through the whole server:

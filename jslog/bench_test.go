@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fxd-labs/fxd/internal/cputime"
 	"github.com/fxd-labs/fxd/jslog"
 	"github.com/fxd-labs/fxd/partlog"
 )
@@ -46,7 +45,7 @@ func benchAppend(b *testing.B, js jetstream.JetStream, replicas, perProc int) {
 	defer l.Close()
 	payload := bytes.Repeat([]byte("x"), 100)
 	b.SetParallelism(perProc) // x GOMAXPROCS goroutines
-	cpu0 := processCPU(b)
+	cpu0 := cputime.Self()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -57,20 +56,13 @@ func benchAppend(b *testing.B, js jetstream.JetStream, replicas, perProc int) {
 		}
 	})
 	b.StopTimer()
-	cpu := processCPU(b) - cpu0
+	cpu := cputime.Self() - cpu0
 	s, err := js.Stream(testCtx(b), cfg.Stream)
 	require.NoError(b, err)
 	msgs := s.CachedInfo().State.Msgs
 	b.ReportMetric(float64(l.LastIndex())/float64(max(msgs, 1)), "appends/msg")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+	// Every node of the cluster, the appenders and the log are in this
+	// process: what the whole replicated append costs.
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/append")
-}
-
-// processCPU is this process's CPU time so far: every node of the
-// cluster, the appenders and the log, so cpu-µs/append is what the
-// whole replicated append costs.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	require.NoError(b, syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
