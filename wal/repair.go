@@ -22,6 +22,7 @@ type RepairReport struct {
 type tailState struct {
 	lastIndex uint64 // last index in the log; tail.first-1 when it is empty
 	lastCRC   uint32 // crc of that frame, which the next frame chains to; 0 if none
+	written   int64  // length of the tail segment's entries (without its zero tail)
 }
 
 // repair makes the last segment of dir end on its last good entry, so that
@@ -46,7 +47,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 	}
 	for len(segs) > 0 {
 		tail := segs[len(segs)-1]
-		data, err := os.ReadFile(tail.path)
+		data, err := readSegment(tail.path)
 		if err != nil {
 			return rep, tailState{}, err
 		}
@@ -85,7 +86,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 			segs = segs[:len(segs)-1]
 			continue
 		}
-		st := tailState{lastIndex: tail.first + c.entries - 1}
+		st := tailState{lastIndex: tail.first + c.entries - 1, written: int64(len(data))}
 		if c.entries > 0 {
 			st.lastCRC = c.lastCRC
 		}
@@ -99,7 +100,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 // index of the tail (next). Only the last frame is decoded; the rest of seg
 // is verified when read and by Verify.
 func segmentAnchor(seg segmentFile, next uint64) (uint32, error) {
-	data, err := os.ReadFile(seg.path)
+	data, err := readSegment(seg.path)
 	if err != nil {
 		return 0, err
 	}

@@ -2,7 +2,6 @@ package wal
 
 import (
 	"fmt"
-	"os"
 )
 
 // ScanDir calls fn for every record of the log in dir, in index order,
@@ -23,7 +22,7 @@ func ScanDir(dir string, fn func(index uint64, payload []byte) error) error {
 		if chained && s.first != next {
 			return fmt.Errorf("wal: scan %s: segment %s starts at index %d, expected %d", dir, s.name, s.first, next)
 		}
-		data, err := os.ReadFile(s.path)
+		data, err := readSegment(s.path)
 		if err != nil {
 			return fmt.Errorf("wal: scan %s: %w", dir, err)
 		}
