@@ -15,8 +15,10 @@
 // nonces reach the node strictly in order and without gaps. If the node
 // refuses a transaction (any JSON-RPC error answer), its nonce is handed back
 // for the next one. If the node says the nonce is taken ("nonce too low",
-// "replacement transaction underpriced": another process used the key), the
-// relayer re-reads PendingNonceAt and retries once with the new nonce. If the
+// "replacement transaction underpriced": another process used the key, or
+// the node got a transaction whose outcome was unknown), the relayer re-reads
+// PendingNonceAt and retries once with the new nonce, and never with the one
+// refused (the pool's pending nonce can lag what it just took). If the
 // outcome is unknown (the connection failed or ctx ended while the
 // transaction was on its way), Send returns the signed transaction with an
 // error wrapping ErrMaybeSent, and the next Send re-reads PendingNonceAt,
@@ -268,6 +270,11 @@ func (r *Relayer) broadcast(ctx context.Context, unsigned *types.DynamicFeeTx) (
 			if err := r.resync(ctx); err != nil {
 				return nil, err
 			}
+			// The node just said this nonce is taken; its pending nonce
+			// can still say otherwise for a moment (geth promotes a
+			// transaction it took to pending asynchronously), so it is
+			// at least the next one.
+			r.nonce = max(r.nonce, tx.Nonce()+1)
 			continue
 		case isRefusal(err):
 			// The node answered no: nothing was sent and the nonce is

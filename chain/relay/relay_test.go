@@ -427,6 +427,17 @@ func TestBusy(t *testing.T) {
 type flaky struct {
 	chain.Backend
 	mode atomic.Int32 // 0 ok, 1 deliver then fail, 2 fail
+	lag  atomic.Int32 // answers of PendingNonceAt one behind the pool's
+}
+
+// PendingNonceAt lags as a node's pool can right after it took a
+// transaction (geth promotes it to pending asynchronously).
+func (f *flaky) PendingNonceAt(ctx context.Context, a common.Address) (uint64, error) {
+	n, err := f.Backend.PendingNonceAt(ctx, a)
+	if err == nil && n > 0 && f.lag.Add(-1) >= 0 {
+		n--
+	}
+	return n, err
 }
 
 func (f *flaky) SendTransaction(ctx context.Context, tx *types.Transaction) error {
@@ -447,9 +458,13 @@ func TestUnknownOutcome(t *testing.T) {
 		name      string
 		mode      int32
 		delivered bool
+		lag       int32
 	}{
-		{"node got it", 1, true},
-		{"node did not get it", 2, false},
+		{"node got it", 1, true, 0},
+		{"node did not get it", 2, false, 0},
+		// The node says the nonce is taken while its pending nonce still
+		// says it is free: the next one is used, not the refusal returned.
+		{"node got it, its pending nonce lags", 1, true, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -465,6 +480,17 @@ func TestUnknownOutcome(t *testing.T) {
 			if !errors.Is(err, ErrMaybeSent) || maybe == nil {
 				t.Fatalf("Send: %v, %v; want ErrMaybeSent with the transaction", maybe, err)
 			}
+			if tc.delivered {
+				// Let the pool take it in, so that only the lag below can
+				// show a stale pending nonce.
+				for deadline := time.Now().Add(5 * time.Second); e.pendingNonce() != maybe.Nonce()+1; {
+					if time.Now().After(deadline) {
+						t.Fatal("the pool did not take the delivered transaction in 5 s")
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+			node.lag.Store(tc.lag)
 			next, err := r.Send(ctx, e.token, e.approve(2), 0)
 			if err != nil {
 				t.Fatal(err)
