@@ -112,3 +112,37 @@ func TestOrderCreatedAtIsItsQuotes(t *testing.T) {
 	require.False(t, a.CreatedAt.After(b.CreatedAt), "id order and created_at order agree")
 	require.True(t, a.UpdatedAt.After(b.UpdatedAt), "A was accepted after B")
 }
+
+// TestSubmitRefusedOnceNotPermitted: a permission revoked after accept
+// stops the relay of an amm order (SPEC.md: "The account must be
+// permitted … for the action, otherwise the operation is refused",
+// failing closed): its signature submit is 403 not_permitted while the
+// account may not swap, the order stays accepted, and the same submit
+// gets past the check once it may again.
+func TestSubmitRefusedOnceNotPermitted(t *testing.T) {
+	fd := newFuzzDesk(t)
+	ctx := context.Background()
+	no, yes := false, true
+	rejected, approved := domain.KYCRejected, domain.KYCApproved
+	for _, revoke := range []domain.UpdateAccount{{Swap: &no}, {KYC: &rejected}} {
+		out, err := fd.desk.e.Exec(ctx, fd.acct, domain.Request{Cmd: revoke})
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
+		out, err = fd.desk.Submit(ctx, fd.acct, fd.amm, SubmitRequest{Signature: &fd.ammSig}, nil)
+		require.NoError(t, err)
+		require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
+		require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for swap"}}`, string(out.Reply.Body))
+		o, err := fd.desk.e.Order(ctx, fd.amm)
+		require.NoError(t, err)
+		require.Equal(t, domain.OrderAccepted, o.State)
+		out, err = fd.desk.e.Exec(ctx, fd.acct, domain.Request{Cmd: domain.UpdateAccount{Swap: &yes, KYC: &approved}})
+		require.NoError(t, err)
+		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
+	}
+	// Permitted again, the submit is past the check: the relay's
+	// pre-flight answers (this fixture's wallet approved and holds none).
+	out, err := fd.desk.Submit(ctx, fd.acct, fd.amm, SubmitRequest{Signature: &fd.ammSig}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 400, out.Reply.Status, "%s", out.Reply.Body)
+	require.Regexp(t, `"code":"insufficient_(allowance|balance)"`, string(out.Reply.Body))
+}

@@ -41,6 +41,9 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 	case req.Signature != nil:
 		c := domain.SubmitTransferSignature{Signature: *req.Signature}
 		if t.Gasless != nil && t.State == domain.TransferAccepted {
+			if derr := d.stillPermitted(ctx, acct, t.SourceWallet); derr != nil {
+				return domain.Refuse(derr), nil
+			}
 			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)
 			if c.Verified {
 				if c.Preflight, err = d.cfg.Leg.Preflight(cctx, t.Gasless, c.Signature, domain.DecimalsOf(t.FromCurrency)); err != nil {

@@ -147,6 +147,23 @@ func (d *Desk) resolvePayee(ctx context.Context, acct string, req TransferReques
 	return nil, nil
 }
 
+// stillPermitted refuses, failing closed, a step that moves the account's
+// money when the account is no longer permitted to pay or wallet is no
+// longer one of its own: a cross-currency transfer's accept and the
+// submit that relays it (SPEC.md: "The account must be permitted … for
+// the action, otherwise the operation is refused"), so a permission
+// revoked after accept stops the relay.
+func (d *Desk) stillPermitted(ctx context.Context, acct, wallet string) *domain.Error {
+	info, err := d.e.AccountInfo(ctx, acct)
+	if err != nil {
+		return domain.ErrUnavailable("account: %v", err)
+	}
+	if !payPermitted(info) || info.Wallets[wallet] == nil {
+		return domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+	}
+	return nil
+}
+
 // payPermitted: KYC approved and the pay permission on (SPEC.md: refused
 // fail-closed otherwise).
 func payPermitted(info actors.AccountInfo) bool {
@@ -262,12 +279,8 @@ func minTime(a, b time.Time) time.Time {
 // signs: recipient the payee, deadline accept + AcceptDeadline. The
 // account must still be permitted to pay, and the wallet still its own.
 func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*domain.GaslessTerms, *big.Int, *domain.Error) {
-	info, err := d.e.AccountInfo(ctx, acct)
-	if err != nil {
-		return nil, nil, domain.ErrUnavailable("account: %v", err)
-	}
-	if !payPermitted(info) || info.Wallets[t.SourceWallet] == nil {
-		return nil, nil, domain.ErrNotPermitted(domain.MsgNotPermittedPay)
+	if derr := d.stillPermitted(ctx, acct, t.SourceWallet); derr != nil {
+		return nil, nil, derr
 	}
 	tokenIn, okIn := d.cfg.Tokens[t.FromCurrency]
 	tokenOut, okOut := d.cfg.Tokens[t.Currency]
