@@ -310,32 +310,6 @@ func TestZeroTailIsTheEnd(t *testing.T) {
 	}
 }
 
-// TestZeroAheadStopsAtSegmentSize: small segments get zeros only up to
-// their target size, and a full one keeps none.
-func TestZeroAheadStopsAtSegmentSize(t *testing.T) {
-	dir := t.TempDir()
-	const segSize = 1024
-	l := openLog(t, dir, Options{SegmentSize: segSize})
-	appendN(t, l, 200)
-	require.NoError(t, l.Close())
-	segs, err := listSegments(dir)
-	require.NoError(t, err)
-	require.Greater(t, len(segs), 3)
-	for i, s := range segs {
-		st, err := os.Stat(s.path)
-		require.NoError(t, err)
-		data, err := readSegment(s.path)
-		require.NoError(t, err)
-		if i < len(segs)-1 {
-			require.Equal(t, int64(len(data)), st.Size(), "full segment %s keeps no zeros", s.name)
-			require.GreaterOrEqual(t, len(data), segSize)
-		} else {
-			require.LessOrEqual(t, st.Size(), int64(max(len(data), segSize)))
-		}
-	}
-	requireVerifyClean(t, dir, 1, 200)
-}
-
 // TestZeroAhead: the tail segment file holds zeros ahead of its entries,
 // topped up as batches land, so that appends overwrite rather than grow it;
 // tidwall, reopened, appends after the last entry, not after the zeros.

@@ -363,18 +363,12 @@ var zeros [zeroAheadBytes]byte
 
 // zeroAhead tops up the zeros after the tail segment's last entry
 // (l.tailBytes), which the next batches overwrite; l.tailAlloc is where
-// they end, the file's size. They stop at the segment's target size: the
-// entry that reaches it ends the segment, so a full segment keeps no zeros
-// (that last batch grows the file past them, once per segment).
+// they end, the file's size.
 func (l *Log) zeroAhead() error {
-	limit := int64(l.opts.SegmentSize)
-	if l.tailAlloc >= min(l.tailBytes+zeroAheadBytes/2, limit) {
+	if l.tailAlloc >= l.tailBytes+zeroAheadBytes/2 {
 		return nil
 	}
-	from, to := max(l.tailAlloc, l.tailBytes), min(l.tailBytes+zeroAheadBytes, limit)
-	if to <= from {
-		return nil
-	}
+	from, to := max(l.tailAlloc, l.tailBytes), l.tailBytes+zeroAheadBytes
 	if _, err := l.tail.WriteAt(zeros[:to-from], from); err != nil {
 		return fmt.Errorf("zero ahead in %s: %w", l.tail.Name(), err)
 	}
