@@ -14,12 +14,8 @@
 //     bytes and calling fdatasync, as often as it can): the writer's
 //     fsyncs/s over the floor's (target ≥ 0.90) and appends per fsync
 //     (target ≥ 400); appends/s is the disk's and only reported. Batches
-//     and their bytes are the log's own counts (wal.Log.Batches,
-//     EntryBytes), the batches cross-checked against this process's write
-//     system calls. The floor appends, as issue 13 defines it; the log
-//     overwrites zeros it wrote ahead (wal.zeroAhead), which on the bench
-//     machine's ext4 takes half the CPU per fdatasync at 1.7 times the
-//     rate, so the ratio may exceed 1.
+//     are the log's own count (wal.Log.Batches), cross-checked against
+//     this process's write system calls.
 //   - Authenticated reads, GET /account, closed loop, against fxd and
 //     against the floor server under the same generator (target fxd/floor
 //     ≥ 0.90); durable writes, POST /contacts, likewise (target ≥ 0.70).

@@ -191,6 +191,16 @@ func selfWriteSyscalls() int64 {
 	return n
 }
 
+// selfWriteBytes is the bytes this process passed to write system calls
+// so far (/proc/self/io wchar), or -1.
+func selfWriteBytes() int64 {
+	n, err := procStatusField("/proc/self/io", "wchar")
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 // systemBusy returns the CPU time all CPUs spent busy (not idle or waiting
 // for I/O) since boot (Linux /proc/stat), or -1.
 func systemBusy() time.Duration {

@@ -46,9 +46,8 @@ type WALResult struct {
 	Errors        int64   `json:"errors"`
 	FirstError    string  `json:"first_error,omitempty"`
 	LastIndex     uint64  `json:"last_index"`
-	// BatchBytes is the mean bytes of one batch's entries (the log's own
-	// count, wal.Log.EntryBytes, over Batches: not the zeros it writes
-	// ahead of them); -1 where not available.
+	// BatchBytes is the mean bytes of one batch's write (/proc/self/io
+	// wchar over Batches); -1 where not available.
 	BatchBytes float64 `json:"batch_bytes"`
 	// The raw floor on the same disk, in the floor rounds: one goroutine
 	// writing the writer's mean batch bytes and calling fdatasync, as
@@ -72,8 +71,7 @@ type WALRound struct {
 	BatchBytes float64 `json:"batch_bytes"`
 	// Writer rounds: appends acknowledged in the window, their rate, per
 	// fsync, and the write system calls (one per batch, plus progress
-	// lines and the log's zeros ahead, one per half a mebibyte or so of
-	// entries), as a cross-check of Fsyncs.
+	// lines), as a cross-check of Fsyncs.
 	Appends       int64   `json:"appends,omitempty"`
 	AppendsPerSec float64 `json:"appends_per_s,omitempty"`
 	MeanBatch     float64 `json:"mean_batch,omitempty"`
@@ -314,18 +312,20 @@ func (ap *appenders) stop() {
 // measure is one writer window of d: appends, batches (fsyncs) and write
 // bytes, with latencies recorded if counting.
 func (ap *appenders) measure(log *wal.Log, d time.Duration, counting bool) WALRound {
-	n0, f0, w0, b0 := ap.total.Load(), log.Batches(), selfWriteSyscalls(), log.EntryBytes()
+	n0, f0, w0, b0 := ap.total.Load(), log.Batches(), selfWriteSyscalls(), selfWriteBytes()
 	t0 := time.Now()
 	ap.counting.Store(counting)
 	time.Sleep(d)
 	ap.counting.Store(false)
-	n1, f1, w1, b1 := ap.total.Load(), log.Batches(), selfWriteSyscalls(), log.EntryBytes()
+	n1, f1, w1, b1 := ap.total.Load(), log.Batches(), selfWriteSyscalls(), selfWriteBytes()
 	r := WALRound{Kind: "writer", Seconds: time.Since(t0).Seconds(), Appends: n1 - n0, Fsyncs: int64(f1 - f0), BatchBytes: -1}
 	r.AppendsPerSec = float64(r.Appends) / r.Seconds
 	r.FsyncsPerSec = float64(r.Fsyncs) / r.Seconds
 	if r.Fsyncs > 0 {
 		r.MeanBatch = float64(r.Appends) / float64(r.Fsyncs)
-		r.BatchBytes = float64(b1-b0) / float64(r.Fsyncs)
+		if b0 >= 0 && b1 >= b0 {
+			r.BatchBytes = float64(b1-b0) / float64(r.Fsyncs)
+		}
 	}
 	if w0 >= 0 && w1 >= w0 {
 		r.WriteSyscalls = w1 - w0

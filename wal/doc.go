@@ -50,20 +50,10 @@
 // which catches a frame that is valid but in the wrong place (lost, repeated
 // or reordered entries, a segment from another log).
 //
-// # Zeros ahead
-//
-// The writer keeps the tail segment file filled with zeros past its last
-// entry (zeroAhead in writer.go), so that each batch's fdatasync
-// overwrites blocks the file has rather than growing it, which would also
-// commit the file's new size. Every reader (the patched tidwall, repair,
-// Verify, Scan, CopyRange) takes zeros from an entry boundary to the end
-// of the file for the end of the entries (writtenLen): no entry starts
-// with a zero byte, since none has a zero length.
-//
 // # Repair
 //
-// tidwall fails to open a log whose last entry is torn and returns flipped
-// bits as data. So Open first
+// tidwall fails to open a log whose last entry is torn, reads zero-filled
+// pages as empty entries and returns flipped bits as data. So Open first
 // walks the last segment file itself (see RepairReport): a damaged tail that
 // a crash explains (no valid frame after the damage) is cut off and saved to
 // a .broken file; anything else is refused with an error wrapping

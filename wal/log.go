@@ -132,11 +132,9 @@ type Log struct {
 	payloads    [][]byte      // the batch handed to OnDurable; reused
 	prevCRC     uint32        // crc of the last written (not necessarily durable) frame
 	written     uint64        // last index written to tidwall (not necessarily durable)
-	tail        *os.File      // tidwall's tail segment, opened to stat, sync and zero ahead
-	tailBytes   int64         // length of its entries: where tidwall writes next
-	tailAlloc   int64         // its size: the end of the zeros ahead of tailBytes (zeroAhead)
+	tail        *os.File      // tidwall's tail segment, opened read-only to stat and sync it
+	tailBytes   int64         // size of that file as tidwall sees it
 	tailEntries int64         // entries in it
-	batchBytes  int64         // bytes of the entries frame built last
 	tailWritten bool          // a batch was written since Open: tidwall reserved the tail's room
 	syncer      *syncer       // runs the fsyncs, one at a time
 	inflight    *batch        // fsync started, not collected; see writer.go, "Pipeline"
@@ -259,7 +257,7 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 	if len(segs) == 0 {
 		return nil, errors.New("tidwall opened without a segment file")
 	}
-	tailFile, err := os.OpenFile(segs[len(segs)-1].path, os.O_RDWR, 0)
+	tailFile, err := os.Open(segs[len(segs)-1].path)
 	if err != nil {
 		return nil, err
 	}
@@ -276,8 +274,7 @@ func newLog(dir string, opts Options, tw *tidwall.Log, lock *os.File, tail tailS
 		committed:   make(chan struct{}, 1),
 		prevCRC:     tail.lastCRC,
 		tail:        tailFile,
-		tailBytes:   tail.written,
-		tailAlloc:   st.Size(),
+		tailBytes:   st.Size(),
 		tailEntries: int64(max(last+1, segs[len(segs)-1].first) - segs[len(segs)-1].first),
 		syncer:      sy,
 		syncKick:    kick,

@@ -22,7 +22,6 @@ type RepairReport struct {
 type tailState struct {
 	lastIndex uint64 // last index in the log; tail.first-1 when it is empty
 	lastCRC   uint32 // crc of that frame, which the next frame chains to; 0 if none
-	written   int64  // length of the tail segment's entries (without its zero tail)
 }
 
 // repair makes the last segment of dir end on its last good entry, so that
@@ -47,7 +46,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 	}
 	for len(segs) > 0 {
 		tail := segs[len(segs)-1]
-		data, err := readSegment(tail.path)
+		data, err := os.ReadFile(tail.path)
 		if err != nil {
 			return rep, tailState{}, err
 		}
@@ -86,7 +85,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 			segs = segs[:len(segs)-1]
 			continue
 		}
-		st := tailState{lastIndex: tail.first + c.entries - 1, written: int64(len(data))}
+		st := tailState{lastIndex: tail.first + c.entries - 1}
 		if c.entries > 0 {
 			st.lastCRC = c.lastCRC
 		}
@@ -100,7 +99,7 @@ func repair(dir string, logf func(string, ...any)) (RepairReport, tailState, err
 // index of the tail (next). Only the last frame is decoded; the rest of seg
 // is verified when read and by Verify.
 func segmentAnchor(seg segmentFile, next uint64) (uint32, error) {
-	data, err := readSegment(seg.path)
+	data, err := os.ReadFile(seg.path)
 	if err != nil {
 		return 0, err
 	}

@@ -62,7 +62,7 @@ func readTail(t testing.TB, dir string) tailFile {
 	segs, err := listSegments(dir)
 	require.NoError(t, err)
 	s := segs[len(segs)-1]
-	data, err := readSegment(s.path) // the entries, without the zeros ahead
+	data, err := os.ReadFile(s.path)
 	require.NoError(t, err)
 	tf := tailFile{path: s.path, name: s.name, first: s.first, data: data}
 	tf.datas, tf.offs = segmentEntries(t, data)
@@ -115,6 +115,16 @@ func TestRepair(t *testing.T) {
 		}},
 		{"truncated after length prefix", 0, func(t *testing.T, tf tailFile) outcome {
 			tf.write(t, tf.data[:tf.offs[n-1]+1])
+			return outcome{cutAt: tf.offs[n-1], lastGood: n - 1, problemIndex: n, torn: true}
+		}},
+		{"zero-filled tail", 0, func(t *testing.T, tf tailFile) outcome {
+			tf.write(t, append(bytes.Clone(tf.data), make([]byte, 4096)...))
+			return outcome{cutAt: len(tf.data), lastGood: n, problemIndex: n + 1, torn: true}
+		}},
+		{"last entry zeroed in place", 0, func(t *testing.T, tf tailFile) outcome {
+			b := bytes.Clone(tf.data)
+			clear(b[tf.offs[n-1]:])
+			tf.write(t, b)
 			return outcome{cutAt: tf.offs[n-1], lastGood: n - 1, problemIndex: n, torn: true}
 		}},
 		{"bit flip in last payload", 0, func(t *testing.T, tf tailFile) outcome {
@@ -171,6 +181,10 @@ func TestRepair(t *testing.T) {
 			last := len(tf.datas) - 1
 			tf.write(t, tf.data[:len(tf.data)-3])
 			return outcome{cutAt: tf.offs[last], lastGood: n - 1, problemIndex: n, torn: true}
+		}},
+		{"all-zero last segment", 200, func(t *testing.T, tf tailFile) outcome {
+			tf.write(t, make([]byte, len(tf.data)))
+			return outcome{cutAt: 0, lastGood: tf.first - 1, problemIndex: tf.first, torn: true}
 		}},
 		{"chain broken across segments", 200, func(t *testing.T, tf tailFile) outcome {
 			datas := append([][]byte(nil), tf.datas...)
@@ -258,90 +272,23 @@ func TestRepairRemovesEmptyLastSegment(t *testing.T) {
 	requireVerifyClean(t, dir, 1, 15)
 }
 
-// TestZeroTailIsTheEnd: zeros from an entry boundary to the end of the
-// tail segment are the writer's zeros ahead (zeroAhead), or what a crash
-// leaves of a batch whose fsync never completed: the end of the entries,
-// not damage. Nothing is cut or reported, and appends overwrite them.
-func TestZeroTailIsTheEnd(t *testing.T) {
-	const n = 10
-	tests := []struct {
-		name    string
-		segSize int
-		zero    func(tf tailFile) []byte // the tail segment's new contents
-		last    func(tf tailFile) uint64 // the last index left
-	}{
-		{"zeros after the last entry", 0,
-			func(tf tailFile) []byte { return append(bytes.Clone(tf.data), make([]byte, 4096)...) },
-			func(tailFile) uint64 { return n }},
-		{"last entry zeroed in place (a batch never synced)", 0,
-			func(tf tailFile) []byte { b := bytes.Clone(tf.data); clear(b[tf.offs[n-1]:]); return b },
-			func(tailFile) uint64 { return n - 1 }},
-		{"all-zero last segment", 200,
-			func(tf tailFile) []byte { return make([]byte, len(tf.data)) },
-			func(tf tailFile) uint64 { return tf.first - 1 }},
-		{"all-zero only segment", 0,
-			func(tf tailFile) []byte { return make([]byte, 4096) },
-			func(tailFile) uint64 { return 0 }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			opts := Options{SegmentSize: tt.segSize}
-			l := openLog(t, dir, opts)
-			appendN(t, l, n)
-			require.NoError(t, l.Close())
-			tf := readTail(t, dir)
-			tf.write(t, tt.zero(tf))
-			last := tt.last(tf)
-			requireVerifyClean(t, dir, 1, last)
-
-			l = openLog(t, dir, opts) // requires a zero RepairReport
-			requireEntries(t, l, 1, last)
-			appendN(t, l, 5)
-			require.NoError(t, l.Close())
-			requireVerifyClean(t, dir, 1, last+5)
-			l = openLog(t, dir, opts)
-			requireEntries(t, l, 1, last+5)
-			require.NoError(t, l.Close())
-			broken, err := filepath.Glob(filepath.Join(dir, "*.broken"))
-			require.NoError(t, err)
-			require.Empty(t, broken)
-		})
-	}
-}
-
-// TestZeroAhead: the tail segment file holds zeros ahead of its entries,
-// topped up as batches land, so that appends overwrite rather than grow it;
-// tidwall, reopened, appends after the last entry, not after the zeros.
-func TestZeroAhead(t *testing.T) {
+func TestRepairEntirelyZeroOnlySegment(t *testing.T) {
 	dir := t.TempDir()
-	l := openLog(t, dir, Options{})
-	appendN(t, l, 3)
-	tf := readTail(t, dir)
-	st, err := os.Stat(tf.path)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, segmentName(1)), make([]byte, 4096), 0o640))
+	vr, err := Verify(dir)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, st.Size(), int64(len(tf.data)+zeroAheadBytes/2))
-	require.LessOrEqual(t, st.Size(), int64(len(tf.data)+zeroAheadBytes))
-	written := func() int64 {
-		data, err := os.ReadFile(tf.path)
-		require.NoError(t, err)
-		return int64(writtenLen(data))
-	}
-	require.Equal(t, int64(len(tf.data)), written())
-	require.Equal(t, int64(len(tf.data)), l.EntryBytes(), "EntryBytes counts the entries, not the zeros")
-	require.NoError(t, l.Close())
+	require.True(t, vr.TailTorn)
+	require.Equal(t, uint64(1), vr.ProblemIndex)
 
-	l = openLog(t, dir, Options{})
-	appendN(t, l, 2)
-	require.NoError(t, l.Close())
-	st2, err := os.Stat(tf.path)
+	l, rep, err := Open(dir, testOptions(t, Options{}))
 	require.NoError(t, err)
-	require.Equal(t, st.Size(), st2.Size(), "less than half the zeros were used: no top-up")
-	require.Greater(t, written(), int64(len(tf.data)), "appended over the zeros, not after them")
-	requireVerifyClean(t, dir, 1, 5)
-	l = openLog(t, dir, Options{})
-	requireEntries(t, l, 1, 5)
+	require.Equal(t, int64(0), rep.CutAtOffset)
+	require.Equal(t, int64(4096), rep.CutBytes)
+	require.Equal(t, uint64(0), rep.LastGoodIndex)
+	require.Equal(t, uint64(0), l.LastIndex())
+	appendN(t, l, 3)
 	require.NoError(t, l.Close())
+	requireVerifyClean(t, dir, 1, 3)
 }
 
 func TestRefusesDamageInEarlierSegment(t *testing.T) {
@@ -403,9 +350,9 @@ func TestVerifyReportsGapAndCounts(t *testing.T) {
 	require.NoError(t, err)
 	var total int64
 	for _, s := range segs {
-		data, err := readSegment(s.path)
+		st, err := os.Stat(s.path)
 		require.NoError(t, err)
-		total += int64(len(data))
+		total += st.Size()
 	}
 	require.Equal(t, VerifyReport{FirstIndex: 1, LastIndex: 30, Records: 30, Bytes: total, Segments: len(segs)}, vr)
 
@@ -451,41 +398,4 @@ func TestRepairKeepsEarlierBrokenFiles(t *testing.T) {
 	still, err := os.ReadFile(first.BrokenFile)
 	require.NoError(t, err)
 	require.Equal(t, firstBytes, still)
-}
-
-// FuzzWrittenLen: the written part ends on an entry boundary and what
-// follows it is zeros, which always starts with a byte no length prefix
-// of an entry has; zeros after whole entries are never part of it.
-func FuzzWrittenLen(f *testing.F) {
-	f.Add([]byte{})
-	f.Add(joinEntries([][]byte{[]byte("abc"), []byte("de")}))
-	f.Add(append(joinEntries([][]byte{[]byte("abc")}), 0, 0, 0))
-	f.Add([]byte{0, 0, 1})
-	f.Add([]byte{5, 1, 0, 0, 0, 0, 0, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		n := writtenLen(data)
-		require.LessOrEqual(t, n, len(data))
-		if n < len(data) {
-			require.Equal(t, make([]byte, len(data)-n), data[n:])
-			require.Equal(t, n, writtenLen(data[:n]), "the written part has no zero tail of its own")
-			return
-		}
-		// All of it is written: zeros appended after it are not.
-		if off := wholeEntries(data); off == len(data) {
-			require.Equal(t, len(data), writtenLen(append(bytes.Clone(data), 0, 0)))
-		}
-	})
-}
-
-// wholeEntries is the end of the whole entries at the start of data.
-func wholeEntries(data []byte) int {
-	off := 0
-	for off < len(data) && data[off] != 0 {
-		_, n, err := nextEntry(data[off:])
-		if err != nil {
-			break
-		}
-		off += n
-	}
-	return off
 }

@@ -2,6 +2,7 @@ package wal
 
 import (
 	"fmt"
+	"os"
 )
 
 // ScanDir calls fn for every record of the log in dir, in index order,
@@ -22,7 +23,7 @@ func ScanDir(dir string, fn func(index uint64, payload []byte) error) error {
 		if chained && s.first != next {
 			return fmt.Errorf("wal: scan %s: segment %s starts at index %d, expected %d", dir, s.name, s.first, next)
 		}
-		data, err := readSegment(s.path)
+		data, err := os.ReadFile(s.path)
 		if err != nil {
 			return fmt.Errorf("wal: scan %s: %w", dir, err)
 		}

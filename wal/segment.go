@@ -72,43 +72,6 @@ func listSegments(dir string) ([]segmentFile, error) {
 	return segs, nil
 }
 
-// readSegment returns the written part of a segment file: its entries,
-// without the zeros the writer lays down ahead of them (see zeroAhead).
-// Every reader of segment files reads them through it.
-func readSegment(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return data[:writtenLen(data)], nil
-}
-
-// writtenLen is the length of data less its zero tail: where an entry
-// would start with a zero byte (a zero length prefix, which no frame has)
-// and every byte from there on is zero. A torn entry or other damage
-// stays in the written part, for checkSegment to judge. The patched
-// tidwall (third_party/tidwall-wal) applies the same rule when it loads a
-// segment.
-func writtenLen(data []byte) int {
-	off := 0
-	for off < len(data) {
-		if data[off] == 0 {
-			for _, b := range data[off:] {
-				if b != 0 {
-					return len(data)
-				}
-			}
-			return off
-		}
-		_, n, err := nextEntry(data[off:])
-		if err != nil {
-			return len(data)
-		}
-		off += n
-	}
-	return off
-}
-
 // errEntry reports a tidwall entry whose length prefix is unusable.
 var errEntry = errors.New("bad entry length prefix")
 

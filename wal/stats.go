@@ -1,7 +1,6 @@
 package wal
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/fxd-labs/fxd/internal/histogram"
@@ -23,8 +22,7 @@ var fsyncBounds = []uint64{
 // writerStats are the writer's histograms. Only the syncer observes;
 // anyone reads. newLog inits them.
 type writerStats struct {
-	fsyncs  histogram.Fixed // nanoseconds
-	entries atomic.Int64    // bytes of entries written (EntryBytes)
+	fsyncs histogram.Fixed // nanoseconds
 }
 
 func (s *writerStats) init() { s.fsyncs.Init(fsyncBounds) }
@@ -49,9 +47,3 @@ func (l *Log) FsyncDurations() histogram.Snapshot { return l.stats.fsyncs.Read()
 // BatchSizes is the histogram of records per durable batch since Open
 // (one fsync each).
 func (l *Log) BatchSizes() histogram.Snapshot { return l.q.BatchSizes() }
-
-// EntryBytes is how many bytes of entries (tidwall's length prefix and our
-// frame, as on disk) the writer has written since Open: the log's data,
-// without the zeros it lays down ahead of it (zeroAhead). Over Batches it
-// is the mean batch's write.
-func (l *Log) EntryBytes() int64 { return l.stats.entries.Load() }

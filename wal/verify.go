@@ -2,6 +2,7 @@ package wal
 
 import (
 	"fmt"
+	"os"
 )
 
 // VerifyReport is the result of Verify.
@@ -9,7 +10,7 @@ type VerifyReport struct {
 	FirstIndex uint64 // first index of the first segment
 	LastIndex  uint64 // last index of the valid prefix (FirstIndex-1 if none)
 	Records    uint64 // valid records before the first problem
-	Bytes      int64  // total size of the entries of all segment files (not their zeros ahead)
+	Bytes      int64  // total size of all segment files
 	Segments   int    // number of segment files
 	// Problem describes the first problem found, "" if none. Verify stops
 	// checking records there.
@@ -44,7 +45,7 @@ func Verify(dir string) (VerifyReport, error) {
 	problemSeg := -1
 	sizes := make([]int64, len(segs))
 	for i, s := range segs {
-		data, err := readSegment(s.path)
+		data, err := os.ReadFile(s.path)
 		if err != nil {
 			return rep, fmt.Errorf("wal: verify %s: %w", dir, err)
 		}

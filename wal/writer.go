@@ -251,21 +251,17 @@ func (l *Log) prepare(b *batch) error {
 		return fmt.Errorf("write indexes %d..%d: %w", b.First, b.Last(), err)
 	}
 	l.written = b.Last()
-	l.stats.entries.Add(l.batchBytes)
 	if newSegment != 0 {
 		// The in-flight fsync may be on the old tail: it is closed when
 		// that fsync completes (synced), not here.
 		if l.inflight == nil || l.inflight.Own != l.tail {
 			l.tail.Close()
 		}
-		f, err := os.OpenFile(filepath.Join(l.dir, segmentName(newSegment)), os.O_RDWR, 0)
+		f, err := os.Open(filepath.Join(l.dir, segmentName(newSegment)))
 		if err != nil {
 			return fmt.Errorf("%w: %w", errTailMismatch, err)
 		}
-		l.tail, l.tailAlloc = f, 0
-	}
-	if err := l.zeroAhead(); err != nil {
-		return fmt.Errorf("indexes %d..%d: %w", b.First, b.Last(), err)
+		l.tail = f
 	}
 	if err := l.checkTail(); err != nil {
 		return err
@@ -301,14 +297,11 @@ func (l *Log) frame(b *batch) (newSegment uint64) {
 	}
 	crc := l.prevCRC
 	l.twBatch.Clear()
-	l.batchBytes = 0
 	for i, r := range b.Reqs {
 		index := b.First + uint64(i)
 		l.scratch, crc = AppendFrame(l.scratch[:0], index, crc, r.Payload)
 		l.twBatch.Write(index, l.scratch)
-		size := int64(entrySize(len(l.scratch)))
-		l.tailBytes += size
-		l.batchBytes += size
+		l.tailBytes += int64(entrySize(len(l.scratch)))
 		l.tailEntries++
 		if l.tailBytes >= segSize {
 			newSegment, l.tailBytes, l.tailEntries = index+1, 0, 0
@@ -336,43 +329,9 @@ func (l *Log) checkTail() error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", errTailMismatch, err)
 	}
-	if want := max(l.tailBytes, l.tailAlloc); st.Size() != want {
-		return fmt.Errorf("%w: %s is %d bytes, expected %d", errTailMismatch, l.tail.Name(), st.Size(), want)
+	if st.Size() != l.tailBytes {
+		return fmt.Errorf("%w: %s is %d bytes, expected %d", errTailMismatch, l.tail.Name(), st.Size(), l.tailBytes)
 	}
-	return nil
-}
-
-// zeroAheadBytes is how far past its last entry the writer keeps the tail
-// segment file filled with zeros; it tops the zeros up when less than half
-// is left.
-//
-// An fdatasync of a write that grows a file must also commit the file's
-// new size (on ext4, a journal commit); one that overwrites blocks the
-// file already has flushes the data alone. On the bench machine (ext4 on
-// a virtual disk, 2026-11-30) a loop of write + fdatasync cost 93-110 µs
-// of CPU per call appending and 54-60 µs overwriting a zero-filled file,
-// at 1.7 times the rate; fallocate, with or without keeping the size, did
-// not help (80-100 µs), since writing into an unwritten extent is itself a
-// change of metadata. So the writer lays real zeros down ahead, and only
-// one batch in about a mebibyte's worth pays for growing the file. Pebble
-// and RocksDB recycle their log files for the same reason. Readers take
-// the zeros for the end of the entries (writtenLen).
-const zeroAheadBytes = 1 << 20
-
-var zeros [zeroAheadBytes]byte
-
-// zeroAhead tops up the zeros after the tail segment's last entry
-// (l.tailBytes), which the next batches overwrite; l.tailAlloc is where
-// they end, the file's size.
-func (l *Log) zeroAhead() error {
-	if l.tailAlloc >= l.tailBytes+zeroAheadBytes/2 {
-		return nil
-	}
-	from, to := max(l.tailAlloc, l.tailBytes), l.tailBytes+zeroAheadBytes
-	if _, err := l.tail.WriteAt(zeros[:to-from], from); err != nil {
-		return fmt.Errorf("zero ahead in %s: %w", l.tail.Name(), err)
-	}
-	l.tailAlloc = to
 	return nil
 }
 

@@ -286,13 +286,11 @@ func (l *Log) load() error {
 	if err != nil {
 		return err
 	}
-	// Load the last segment entries
-	if err := l.loadSegmentEntries(lseg); err != nil {
+	if _, err := l.sfile.Seek(0, 2); err != nil {
 		return err
 	}
-	// fxd patch: append after the last entry, not at the end of the file,
-	// which may be zeros the owner wrote ahead (see writtenLen).
-	if _, err := l.sfile.Seek(int64(len(lseg.ebuf)), 0); err != nil {
+	// Load the last segment entries
+	if err := l.loadSegmentEntries(lseg); err != nil {
 		return err
 	}
 	l.lastIndex = lseg.index + uint64(len(lseg.epos)) - 1
@@ -591,9 +589,6 @@ func (l *Log) loadSegmentEntries(s *segment) error {
 	if err != nil {
 		return err
 	}
-	if l.opts.LogFormat != JSON {
-		data = data[:writtenLen(data)] // fxd patch: see writtenLen
-	}
 	ebuf := data
 	var epos []bpos
 	var pos int
@@ -628,33 +623,6 @@ func loadNextJSONEntry(data []byte) (n int, err error) {
 		return 0, ErrCorrupt
 	}
 	return idx + 1, nil
-}
-
-// writtenLen is the length of the written part of binary segment data:
-// all of it, unless an entry would start with a zero byte (a zero length,
-// which fxd never writes) and every byte from there on is zero. Such a
-// tail is what fxd writes ahead of its appends, so that their fdatasync
-// overwrites blocks the file already has instead of growing it (fxd
-// patch). A torn or damaged entry is left in the written part for the
-// caller to find.
-func writtenLen(data []byte) int {
-	off := 0
-	for off < len(data) {
-		if data[off] == 0 {
-			for _, b := range data[off:] {
-				if b != 0 {
-					return len(data)
-				}
-			}
-			return off
-		}
-		n, err := loadNextBinaryEntry(data[off:])
-		if err != nil {
-			return len(data)
-		}
-		off += n
-	}
-	return off
 }
 
 func loadNextBinaryEntry(data []byte) (n int, err error) {
