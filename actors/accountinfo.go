@@ -33,6 +33,12 @@ func (i AccountInfo) SwapPermitted() bool {
 	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Swap
 }
 
+// PayPermitted reports whether KYC and launch access let the account pay
+// (SPEC.md: refused fail-closed otherwise).
+func (i AccountInfo) PayPermitted() bool {
+	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Pay
+}
+
 // AccountInfo reads an account's committed profile and wallets: from the
 // view its actor published when it is in memory, else by activating it.
 func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {

@@ -67,7 +67,7 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	if derr == nil && req.ExpiresAt != nil {
 		cmd.ExpiresAt, derr = parseFuture("expires_at", *req.ExpiresAt, now)
 	}
-	if derr == nil && !payPermitted(info) {
+	if derr == nil && !info.PayPermitted() {
 		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	if derr == nil {

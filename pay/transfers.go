@@ -106,7 +106,7 @@ func (d *Desk) createCommand(ctx context.Context, acct string, req TransferReque
 	if derr == nil && (req.Recipient == nil) == (req.ContactID == nil) {
 		derr = domain.ErrInvalid("send exactly one of recipient or contact_id")
 	}
-	if derr == nil && !payPermitted(info) { // fail closed, before anything of the account is read
+	if derr == nil && !info.PayPermitted() { // fail closed, before anything of the account is read
 		derr = domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	if derr == nil {
@@ -158,16 +158,10 @@ func (d *Desk) stillPermitted(ctx context.Context, acct, wallet string) *domain.
 	if err != nil {
 		return domain.ErrUnavailable("account: %v", err)
 	}
-	if !payPermitted(info) || info.Wallets[wallet] == nil {
+	if !info.PayPermitted() || info.Wallets[wallet] == nil {
 		return domain.ErrNotPermitted(domain.MsgNotPermittedPay)
 	}
 	return nil
-}
-
-// payPermitted: KYC approved and the pay permission on (SPEC.md: refused
-// fail-closed otherwise).
-func payPermitted(info actors.AccountInfo) bool {
-	return info.Account != nil && info.Account.KYC == domain.KYCApproved && info.Account.Pay
 }
 
 // accountWallet is the named wallet (a registered one) or the primary. A
