@@ -123,6 +123,15 @@ func NewFloorKeys(n int) ([]Key, map[string][]byte, error) {
 	return keys, pubs, nil
 }
 
+// floorPubs is the public-key map a floor serves keys with.
+func floorPubs(keys []Key) map[string][]byte {
+	pubs := make(map[string][]byte, len(keys))
+	for _, k := range keys {
+		pubs[k.ID] = k.Priv.Public().(ed25519.PublicKey)
+	}
+	return pubs
+}
+
 // FloorMain serves the floor described by the JSON file at configPath
 // until SIGTERM or SIGINT, printing "listening on ADDR" once it serves. It
 // is what `fxbench -floor-serve FILE` runs, so that the floor is a process

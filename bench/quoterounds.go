@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bytes"
-	"crypto/ed25519"
 	"fmt"
 	"io"
 	"os"
@@ -114,15 +113,11 @@ func probeQuote(fx *FXD, ks *KeySet) ([]byte, error) {
 // own process, or in this one) knowing keys and answering POST /fx/quotes
 // with body.
 func startQuoteFloor(cfg Config, dir string, keys []Key, body []byte) (string, int, func(), error) {
-	pubs := make(map[string][]byte, len(keys))
-	for _, k := range keys {
-		pubs[k.ID] = k.Priv.Public().(ed25519.PublicKey)
-	}
 	fdir := filepath.Join(dir, "floor")
 	if err := os.MkdirAll(fdir, 0o700); err != nil {
 		return "", 0, nil, err
 	}
-	return startFloor(cfg, fdir, &FloorConfig{Keys: pubs, Answers: map[string]FloorAnswer{quotesPath: {Status: 200, Body: body}}})
+	return startFloor(cfg, fdir, &FloorConfig{Keys: floorPubs(keys), Answers: map[string]FloorAnswer{quotesPath: {Status: 200, Body: body}}})
 }
 
 // quoteRows describes the FX phase: the floor's quote rounds, fxd's

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -809,11 +808,7 @@ type floorRun struct {
 // launchFloor starts a floor that answers with fxd's bodies and serves
 // keys.
 func launchFloor(cfg Config, tmp string, keys []Key, getBody, postBody []byte) (*floorRun, error) {
-	pubs := make(map[string][]byte, len(keys))
-	for _, k := range keys {
-		pubs[k.ID] = k.Priv.Public().(ed25519.PublicKey)
-	}
-	addr, pid, stop, err := startFloor(cfg, tmp, &FloorConfig{Keys: pubs, GetBody: getBody, PostBody: postBody})
+	addr, pid, stop, err := startFloor(cfg, tmp, &FloorConfig{Keys: floorPubs(keys), GetBody: getBody, PostBody: postBody})
 	if err != nil {
 		return nil, err
 	}
