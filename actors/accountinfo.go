@@ -39,6 +39,25 @@ func (i AccountInfo) PayPermitted() bool {
 	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Pay
 }
 
+// CheckPermitted refuses, failing closed, an action of account acct that
+// moves money from wallet (SPEC.md: "The account must be permitted (KYC /
+// launch access) for the action, otherwise the operation is refused"):
+// 403 not_permitted with msg unless permitted(info) and wallet is one of
+// the account's wallets, 503 when the account cannot be read. The desks
+// call it where a step commits the account's money: a cross-currency
+// transfer's accept, and the signature submits that relay, so a
+// permission revoked after accept stops the relay.
+func (e *Engine) CheckPermitted(ctx context.Context, acct, wallet string, permitted func(AccountInfo) bool, msg string) *domain.Error {
+	info, err := e.AccountInfo(ctx, acct)
+	if err != nil {
+		return domain.ErrUnavailable("account: %v", err)
+	}
+	if !permitted(info) || info.Wallets[wallet] == nil {
+		return domain.ErrNotPermitted(msg)
+	}
+	return nil
+}
+
 // AccountInfo reads an account's committed profile and wallets: from the
 // view its actor published when it is in memory, else by activating it.
 func (e *Engine) AccountInfo(ctx context.Context, acct string) (AccountInfo, error) {

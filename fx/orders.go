@@ -102,24 +102,6 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 	return out, err
 }
 
-// stillPermitted refuses, failing closed, the relay of an amm order whose
-// account is no longer permitted to swap or whose signer is no longer one
-// of its wallets (SPEC.md: "The account must be permitted … for the
-// action, otherwise the operation is refused"): a permission revoked after
-// accept stops the relay. An rfq order's tx_hash is not checked: the
-// payer's money is already in the escrow, and only settling or refunding
-// it is left.
-func (d *Desk) stillPermitted(ctx context.Context, acct, signer string) *domain.Error {
-	info, err := d.e.AccountInfo(ctx, acct)
-	if err != nil {
-		return domain.ErrUnavailable("account: %v", err)
-	}
-	if !info.SwapPermitted() || info.Wallets[signer] == nil {
-		return domain.ErrNotPermitted(domain.MsgNotPermittedSwap)
-	}
-	return nil
-}
-
 // checkSigner refuses a signer the account may not spend from: the quote's
 // taker, or a source_wallet named at accept, that is not one of its wallets
 // (quoted for any address, or unlinked since) is 403 not_permitted (SPEC.md:
@@ -253,7 +235,11 @@ func (d *Desk) Submit(ctx context.Context, acct, id string, req SubmitRequest, i
 		return domain.Refuse(domain.ErrInvalid("send exactly one of signature (route amm) or tx_hash (route rfq)")), nil
 	case req.Signature != nil:
 		if o.State == domain.OrderAccepted {
-			if derr := d.stillPermitted(ctx, acct, o.Signer); derr != nil {
+			// Still permitted, as at accept: a permission revoked since
+			// stops the relay. An rfq order's tx_hash is not checked: the
+			// payer's money is already in the escrow, and only settling or
+			// refunding it is left.
+			if derr := d.e.CheckPermitted(ctx, acct, o.Signer, actors.AccountInfo.SwapPermitted, domain.MsgNotPermittedSwap); derr != nil {
 				return domain.Refuse(derr), nil
 			}
 		}

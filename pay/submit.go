@@ -41,7 +41,10 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 	case req.Signature != nil:
 		c := domain.SubmitTransferSignature{Signature: *req.Signature}
 		if t.Gasless != nil && t.State == domain.TransferAccepted {
-			if derr := d.stillPermitted(ctx, acct, t.SourceWallet); derr != nil {
+			// Still permitted, as at accept: a permission revoked since
+			// stops the relay. A same-currency tx_hash is not checked:
+			// the payer's money has already moved.
+			if derr := d.e.CheckPermitted(ctx, acct, t.SourceWallet, actors.AccountInfo.PayPermitted, domain.MsgNotPermittedPay); derr != nil {
 				return domain.Refuse(derr), nil
 			}
 			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)

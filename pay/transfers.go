@@ -147,23 +147,6 @@ func (d *Desk) resolvePayee(ctx context.Context, acct string, req TransferReques
 	return nil, nil
 }
 
-// stillPermitted refuses, failing closed, a step that moves the account's
-// money when the account is no longer permitted to pay or wallet is no
-// longer one of its own: a cross-currency transfer's accept and the
-// submit that relays it (SPEC.md: "The account must be permitted … for
-// the action, otherwise the operation is refused"), so a permission
-// revoked after accept stops the relay.
-func (d *Desk) stillPermitted(ctx context.Context, acct, wallet string) *domain.Error {
-	info, err := d.e.AccountInfo(ctx, acct)
-	if err != nil {
-		return domain.ErrUnavailable("account: %v", err)
-	}
-	if !info.PayPermitted() || info.Wallets[wallet] == nil {
-		return domain.ErrNotPermitted(domain.MsgNotPermittedPay)
-	}
-	return nil
-}
-
 // accountWallet is the named wallet (a registered one) or the primary. A
 // well-formed address that is none of the account's wallets is refused
 // with foreign(addr): a source wallet the account may not spend from is
@@ -273,7 +256,7 @@ func minTime(a, b time.Time) time.Time {
 // signs: recipient the payee, deadline accept + AcceptDeadline. The
 // account must still be permitted to pay, and the wallet still its own.
 func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*domain.GaslessTerms, *big.Int, *domain.Error) {
-	if derr := d.stillPermitted(ctx, acct, t.SourceWallet); derr != nil {
+	if derr := d.e.CheckPermitted(ctx, acct, t.SourceWallet, actors.AccountInfo.PayPermitted, domain.MsgNotPermittedPay); derr != nil {
 		return nil, nil, derr
 	}
 	tokenIn, okIn := d.cfg.Tokens[t.FromCurrency]
