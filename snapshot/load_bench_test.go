@@ -34,14 +34,7 @@ func loadBenchRows(b *testing.B, n int) (*Store, []string) {
 	}
 	// The compactions the fill started would run inside the timed loop
 	// (two cores): let them finish first.
-	for quiet := 0; quiet < 3; {
-		time.Sleep(100 * time.Millisecond)
-		if m := s.db.Metrics(); m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0 {
-			quiet++
-		} else {
-			quiet = 0
-		}
-	}
+	waitCompactions(s)
 	return s, made
 }
 
