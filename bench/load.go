@@ -95,6 +95,11 @@ type LoadResult struct {
 	GeneratorCores float64 `json:"generator_cores"`
 	// RoundRates are the rates of the rounds merged into this result.
 	RoundRates []float64 `json:"round_rates,omitempty"`
+	// WritesPerFsync is fxd's mean group commit in a durable-write phase's
+	// windows (fxd_wal_batch_records): with the CPUs saturated, a faster
+	// disk makes smaller batches and so more fsync CPU per write, which
+	// explains part of the write phase's spread between runs.
+	WritesPerFsync float64 `json:"writes_per_fsync,omitempty"`
 
 	// OtherCores is the CPU the rest of the machine used during the
 	// window (all busy CPU time less the server's and the generator's):

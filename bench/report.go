@@ -181,6 +181,9 @@ func loadRow(name string, r *LoadResult, unit string) Row {
 		d = append(d, fmt.Sprintf("server %.0f µs CPU/req (%.2f cores)", r.ServerCPUUs, r.ServerCores))
 	}
 	d = append(d, fmt.Sprintf("generator %.0f µs CPU/req", r.GeneratorCPUUs))
+	if r.WritesPerFsync > 0 {
+		d = append(d, fmt.Sprintf("%.1f writes/fsync", r.WritesPerFsync))
+	}
 	if r.OtherCores >= 0 {
 		d = append(d, fmt.Sprintf("other work on the machine %.2f cores", r.OtherCores))
 	}

@@ -640,14 +640,20 @@ func Run(cfg Config) (*Report, error) {
 		return l
 	}
 	alternate := func(floor, fxd Load) (*LoadResult, *LoadResult) {
-		return alternateLoads(cfg, floor, fxd, func(name string, l *Load) { l.OnWindow = profiled(name, l.ServerPID) }, say, fail)
+		return alternateLoads(cfg, floor, fxd, func(name string, l *Load) {
+			l.OnWindow = chainWindows(l.OnWindow, profiled(name, l.ServerPID))
+		}, say, fail)
 	}
 	rep.FloorReads, rep.FXDReads = alternate(
 		floorLoad("floor-reads", "GET", accountPath, 200),
 		fxdLoad("fxd-reads", "GET", accountPath, 200, fxdReadKeys))
-	rep.FloorWrites, rep.FXDWrites = alternate(
-		floorLoad("floor-writes", "POST", contactsPath, 201),
-		fxdLoad("fxd-writes", "POST", contactsPath, 201, fxdWriteKeys))
+	var writeBatches batchTally
+	fxdWrites := fxdLoad("fxd-writes", "POST", contactsPath, 201, fxdWriteKeys)
+	fxdWrites.OnWindow = writeBatches.window(fx)
+	rep.FloorWrites, rep.FXDWrites = alternate(floorLoad("floor-writes", "POST", contactsPath, 201), fxdWrites)
+	if rep.FXDWrites != nil {
+		rep.FXDWrites.WritesPerFsync = writeBatches.mean()
+	}
 	fl.stop()
 	if rep.FloorReads != nil && rep.FXDReads != nil && rep.FloorReads.Rate > 0 {
 		rep.ReadRatio = rep.FXDReads.Rate / rep.FloorReads.Rate
