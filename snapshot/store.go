@@ -34,22 +34,6 @@ func Open(dir string) (*Store, error) { return OpenFatal(dir, nil, nil) }
 // growth is the cache plus what the export itself holds).
 const CacheBytes = 16 << 20
 
-// L0CompactionThreshold is how many L0 sublevels make Pebble compact L0
-// into the level below; Pebble's default is 4. Every memtable the applier
-// flushes (4 MiB, about a second of writes under load) holds rows of every
-// active account, so it overlaps the whole level below, and each L0
-// compaction rewrites that level again: at 4, BenchmarkApplyContacts
-// (2,000,000 records) measured 4.0-4.5 µs of CPU and 253-265 B compacted
-// per record; at 8, 2.9-3.3 µs and 130-147 B; at 6, 3.4 µs and 175 B;
-// at 16, 2.9 µs and 112 B, but BenchmarkLoad's read of a missing id went
-// from 2.6 to 11.5 µs (8 left it unchanged). A larger memtable did as
-// well for writes, but Pebble charges memtables to the block cache, so it
-// would have emptied CacheBytes or had to grow it (see the ledger
-// export's RSS target). Writes stop at four times the threshold (at
-// three, compactions rewrote 171-177 B a record); a stall holds up only
-// the applier, which the log is ahead of anyway.
-const L0CompactionThreshold = 8
-
 // OpenFatal is Open whose Pebble hands fatal (which must end the process)
 // every storage error it meets in the background: a failed flush or
 // compaction (which Pebble would retry in a tight loop, logging each try,
@@ -62,8 +46,7 @@ func OpenFatal(dir string, fatal func(error), log *slog.Logger) (*Store, error) 
 	// the log and recovery replays the rest. Sync flushes the memtable
 	// before the log is truncated in front of it.
 	ql := quietLogger{fatal: fatal, log: log}
-	opts := &pebble.Options{Logger: ql, DisableWAL: true, CacheSize: CacheBytes,
-		L0CompactionThreshold: L0CompactionThreshold, L0StopWritesThreshold: 4 * L0CompactionThreshold}
+	opts := &pebble.Options{Logger: ql, DisableWAL: true, CacheSize: CacheBytes}
 	if fatal != nil {
 		opts.EventListener = &pebble.EventListener{BackgroundError: backgroundError(ql)}
 	}
