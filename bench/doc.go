@@ -20,8 +20,7 @@
 //     against the floor server under the same generator (target fxd/floor
 //     ≥ 0.90); durable writes, POST /contacts, likewise (target ≥ 0.70),
 //     with fxd's mean group commit in the windows (writes/fsync, from
-//     fxd_wal_batch_records): the CPUs are saturated, so a disk that
-//     fsyncs faster makes smaller batches and more fsync CPU per write.
+//     fxd_wal_batch_records), since each fsync's CPU is shared by its batch.
 //     The floor looks the key up, checks the Ed25519 signature with
 //     reqsig.Verify and answers fxd's own response bytes, captured from a
 //     probe request; it runs as a process of its own (fxbench

@@ -96,9 +96,9 @@ type LoadResult struct {
 	// RoundRates are the rates of the rounds merged into this result.
 	RoundRates []float64 `json:"round_rates,omitempty"`
 	// WritesPerFsync is fxd's mean group commit in a durable-write phase's
-	// windows (fxd_wal_batch_records): with the CPUs saturated, a faster
-	// disk makes smaller batches and so more fsync CPU per write, which
-	// explains part of the write phase's spread between runs.
+	// windows (fxd_wal_batch_records), so that the phase's spread between
+	// runs can be set against the size of its batches (each fsync costs
+	// about 100 µs of CPU on the bench machine, shared by its batch).
 	WritesPerFsync float64 `json:"writes_per_fsync,omitempty"`
 
 	// OtherCores is the CPU the rest of the machine used during the

@@ -18,6 +18,7 @@ import (
 // the flushes and compactions it caused included (the timed loop waits
 // for them to finish), and the bytes compacted per record: run it with
 // -benchtime 2000000x so that memtables of any size flush many times.
+// DECISIONS.md has what it measured for Pebble's L0 compaction threshold.
 func BenchmarkApplyContacts(b *testing.B) {
 	s, err := Open(b.TempDir())
 	require.NoError(b, err)
