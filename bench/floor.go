@@ -110,17 +110,14 @@ func NewFloorServer(cfg *FloorConfig) *fasthttp.Server {
 // NewFloorKeys makes n fresh keys and the matching public-key map.
 func NewFloorKeys(n int) ([]Key, map[string][]byte, error) {
 	keys := make([]Key, n)
-	pubs := make(map[string][]byte, n)
 	for i := range keys {
-		pub, priv, err := ed25519.GenerateKey(rand.Reader)
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
 			return nil, nil, err
 		}
-		id := fmt.Sprintf("svc_test_floor%05d", i)
-		keys[i] = Key{ID: id, Account: "floor", Priv: priv}
-		pubs[id] = pub
+		keys[i] = Key{ID: fmt.Sprintf("svc_test_floor%05d", i), Account: "floor", Priv: priv}
 	}
-	return keys, pubs, nil
+	return keys, floorPubs(keys), nil
 }
 
 // floorPubs is the public-key map a floor serves keys with.
