@@ -89,12 +89,16 @@ func (d *Desk) CreateLink(ctx context.Context, acct string, req LinkRequest, ide
 	return d.e.CreateReserved(ctx, r, domain.Request{Cmd: cmd, Idem: idem})
 }
 
-// parseFuture reads an RFC 3339 time that must be after now.
+// parseFuture reads an RFC 3339 time that must be after now. A fraction
+// of a second is cut off, as every time fxd shows has whole seconds: the
+// link expires at the instant its expires_at shows, not up to a second
+// after it.
 func parseFuture(field, s string, now time.Time) (time.Time, *domain.Error) {
 	t, err := rfc3339.Parse(s)
 	if err != nil {
 		return time.Time{}, domain.ErrInvalid("%s must be an RFC 3339 time: %v", field, err)
 	}
+	t = t.Truncate(time.Second)
 	if !t.After(now) {
 		return time.Time{}, domain.ErrInvalid("%s must be in the future", field)
 	}

@@ -13,13 +13,15 @@ import (
 )
 
 // Parse reads s, a date-time of RFC 3339 section 5.6
-// (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)), and returns it in UTC. The
-// instant must fall within the years 0000 to 9999 in UTC. Errors do not
-// repeat s (callers put them in API answers; s may be long).
+// (YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)), and returns it in UTC. As
+// the section's note allows, "T" and "Z" may be lower case. The instant
+// must fall within the years 0000 to 9999 in UTC. Errors do not repeat s
+// (callers put them in API answers; s may be long).
 func Parse(s string) (time.Time, error) {
 	if !shaped(s) {
 		return time.Time{}, errShape
 	}
+	s = upperTZ(s)
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		// A range error says which field ("month out of range"); others
@@ -44,8 +46,26 @@ var errShape = errors.New("not an RFC 3339 date-time (YYYY-MM-DDTHH:MM:SS, then 
 // the ranges.
 const prefix = "dddd-dd-ddTdd:dd:dd"
 
-// shaped reports whether s starts with prefix's shape and has room for an
-// offset after it.
+// sepAt is where prefix has its "T".
+const sepAt = 10
+
+// upperTZ is s with a lower-case "t" separator and "z" offset in upper
+// case, as time.Parse reads only those; s is copied only when it has one.
+func upperTZ(s string) string {
+	last := len(s) - 1
+	if s[sepAt] != 't' && s[last] != 'z' {
+		return s
+	}
+	b := []byte(s)
+	b[sepAt] = 'T'
+	if b[last] == 'z' {
+		b[last] = 'Z'
+	}
+	return string(b)
+}
+
+// shaped reports whether s starts with prefix's shape (its "T" in either
+// case) and has room for an offset after it.
 func shaped(s string) bool {
 	if len(s) <= len(prefix) {
 		return false
@@ -56,7 +76,7 @@ func shaped(s string) bool {
 			if c < '0' || c > '9' {
 				return false
 			}
-		} else if c != want {
+		} else if c != want && (want != 'T' || c != 't') {
 			return false
 		}
 	}
