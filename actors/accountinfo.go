@@ -45,8 +45,8 @@ func (i AccountInfo) PayPermitted() bool {
 // 403 not_permitted with msg unless permitted(info) and wallet is one of
 // the account's wallets, 503 when the account cannot be read. The desks
 // call it where a step commits the account's money: a cross-currency
-// transfer's accept, and the signature submits that relay, so a
-// permission revoked after accept stops the relay.
+// transfer's accept (a repeated one too), and the signature submits that
+// relay, so a permission revoked after accept stops the relay.
 func (e *Engine) CheckPermitted(ctx context.Context, acct, wallet string, permitted func(AccountInfo) bool, msg string) *domain.Error {
 	info, err := e.AccountInfo(ctx, acct)
 	if err != nil {

@@ -56,7 +56,8 @@ type SubmitAMMSignature struct {
 // AcceptQuote is POST /fx/quotes/{id}/accept, sent to the order whose id
 // derives from the quote's, so accepting twice lands on the same entity.
 // An existing order of the same account is returned as it is (200, even
-// after the quote expired); otherwise the host's Refusal (quote expired or
+// after the quote expired) while the account may still accept it;
+// otherwise the host's Refusal (quote expired or
 // unknown, account or wallet not permitted) is the answer, else Create runs.
 type AcceptQuote struct {
 	Account string
@@ -64,10 +65,14 @@ type AcceptQuote struct {
 	// naming another wallet than the order's signer is refused, as the
 	// first accept was.
 	SourceWallet *string
-	// ForeignSource: the desk found SourceWallet to be none of the
-	// account's wallets, so a re-accept is 403 not_permitted, as the
-	// first accept is (fx.checkSigner).
-	ForeignSource bool
+	// NotPermitted: the desk found, for a re-accept, that the first
+	// accept would be refused now: the account may not swap (KYC, launch
+	// access), the order's signer is no longer one of its wallets, or
+	// SourceWallet is none of them. The re-accept is then 403
+	// not_permitted, failing closed as the first accept does (SPEC.md:
+	// "If the account or source wallet is not permitted, accept … is
+	// refused with 403").
+	NotPermitted bool
 	Create        CreateOrder
 	Refusal       *Error
 	// Issues is the pre-flight's view of the signer's allowance and
@@ -162,7 +167,7 @@ func (s *OrderState) Decide(cmd Command, env Env) ([]*Order, Reply, *Error) {
 			if s.Order.Account != c.Account {
 				return nil, Reply{}, ErrNotFound("quote")
 			}
-			if c.ForeignSource {
+			if c.NotPermitted {
 				return nil, Reply{}, ErrNotPermitted(MsgNotPermittedSwap)
 			}
 			if err := CheckTaker(c.SourceWallet, s.Order.Signer); err != nil {

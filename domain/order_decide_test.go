@@ -515,13 +515,16 @@ func TestAcceptQuote(t *testing.T) {
 		require.Equal(t, CodeInvalidRequest, err.Code, tc.name)
 		require.Equal(t, tc.msg, err.Message, tc.name)
 	}
-	// A wallet the desk found to be none of the account's: 403, as at first.
+	// A wallet the desk found to be none of the account's, or an account
+	// no longer permitted: 403, as at first.
 	dead := "0x000000000000000000000000000000000000dEaD"
-	again, _, err = s.Decide(AcceptQuote{Account: create.Account, SourceWallet: &dead, ForeignSource: true}, fixedEnv(t, tIn))
-	require.Empty(t, again)
-	require.NotNil(t, err)
-	require.Equal(t, 403, err.Status)
-	require.Equal(t, MsgNotPermittedSwap, err.Message)
+	for _, wallet := range []*string{&dead, nil} {
+		again, _, err = s.Decide(AcceptQuote{Account: create.Account, SourceWallet: wallet, NotPermitted: true}, fixedEnv(t, tIn))
+		require.Empty(t, again)
+		require.NotNil(t, err)
+		require.Equal(t, 403, err.Status)
+		require.Equal(t, MsgNotPermittedSwap, err.Message)
+	}
 }
 
 // TestRFQSubmitAfterWatcher: the watcher may fund the order before the

@@ -29,7 +29,10 @@ type CreateTransfer struct {
 // AcceptTransfer is POST /transfers/{id}/accept on a cross-currency
 // transfer: the gasless leg the host built from the pool's quote. Issues
 // is the pre-flight's view of the signer's allowance and balance, shown
-// in every accept answer (re-accepts included).
+// in every accept answer (re-accepts included). Refusal is the host's
+// verdict, on a first accept and on a repeat alike: the account not
+// permitted to pay or the wallet no longer its own (403, fail-closed), or
+// no leg to build (no pool quote, an amount too small).
 type AcceptTransfer struct {
 	Account   string
 	Gasless   *GaslessTerms
@@ -226,6 +229,9 @@ func (s *TransferState) accept(c AcceptTransfer, env Env) ([]*Transfer, Reply, *
 		// One that left created without an accept (it expired) never will.
 		if t.Gasless == nil {
 			return nil, Reply{}, ErrInvalidState("transfer %s is %s and was never accepted", t.ID, t.State)
+		}
+		if c.Refusal != nil { // the account could not accept it now
+			return nil, Reply{}, c.Refusal
 		}
 		return nil, jsonReply(200, ViewTransferAccept(t, c.Issues)), nil
 	}

@@ -127,12 +127,15 @@ func TestTransferCrossCurrency(t *testing.T) {
 	wrong := accept
 	wrong.Gasless = gaslessLeg()
 	wrong.Gasless.Recipient = addrSum // not the payee
+	revoked := AcceptTransfer{Account: acctID, Refusal: ErrNotPermitted(MsgNotPermittedPay)}
 	r = runTransfer(t, c, s, other, wrong, SubmitTransferTx{TxHash: hashFund, Status: TxPending},
 		SubmitTransferSignature{Signature: goodSig, Verified: true}, // before accept
-		accept, accept)
-	require.Equal(t, []int{404, 400, 400, 409, 200, 200}, statuses(r))
+		accept, accept, revoked)
+	require.Equal(t, []int{404, 400, 400, 409, 200, 200, 403}, statuses(r))
 	require.Contains(t, string(r[4].Body), `"issues":{"allowance":{"token":"`+tokenUSDC+`","spender":"0xP","actual":"0","required":"250"},"balance":null}`)
 	require.Contains(t, string(r[5].Body), `"state":"accepted"`, "a re-accept answers as it is")
+	require.Contains(t, string(r[6].Body), MsgNotPermittedPay, "unless the account could not accept it now")
+	require.Equal(t, TransferAccepted, s.Transfer.State)
 	require.Equal(t, "2026-01-01T00:02:00Z", RFC3339(s.Transfer.ExpiresAt), "the leg's deadline")
 
 	short := ErrPreflight(CodeInsufficientAllowance, "allowance short")

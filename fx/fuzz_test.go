@@ -42,6 +42,7 @@ import (
 type fuzzDesk struct {
 	*quoteEnv
 	amm, rfq  string // order ids
+	ammQuote  string // the quote fd.amm was accepted from
 	ammSig    string
 	minedTx   string
 	quoteSeen atomic.Int64
@@ -66,7 +67,7 @@ func newFuzzDesk(tb testing.TB) *fuzzDesk {
 		require.Equal(tb, 200, out.Reply.Status, "%s", out.Reply.Body)
 		id, _ := OrderID(q)
 		if route == domain.RouteAMM {
-			fd.amm = id
+			fd.amm, fd.ammQuote = id, q
 		} else {
 			fd.rfq = id
 		}

@@ -37,8 +37,10 @@ type SubmitRequest struct {
 }
 
 // Accept turns quote quoteID of acct into an order. The order entity
-// decides (idempotently): an existing order is returned as it is, else the
-// refusal computed here, else the new order. Every answer of an order of
+// decides (idempotently): an existing order is returned as it is (403
+// instead if the account could not accept it now: not permitted to swap,
+// or its signer no longer one of the account's wallets), else the refusal
+// computed here, else the new order. Every answer of an order of
 // acct carries the relay pre-flight's issues (CONTRACT.md): what keeps its
 // signer's Permit2 pull of the input from going through, read from the
 // chain at this accept while the order is accepted (past that there is
@@ -55,15 +57,16 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 	switch {
 	case err == nil:
 		// Accepted before: the entity answers with the order as it is
-		// (another account's is not found, and learns nothing here).
-		if cur.Account == acct && req.SourceWallet != nil {
+		// (another account's is not found, and learns nothing here), if
+		// the account may still accept it.
+		if cur.Account == acct {
 			info, err := d.e.AccountInfo(ctx, acct)
 			if err != nil {
 				return domain.Outcome{}, fmt.Errorf("fx: accept: account %s: %w", acct, err)
 			}
-			cmd.ForeignSource = foreignWallet(info, req.SourceWallet)
+			cmd.NotPermitted = !info.SwapPermitted() || info.Wallets[cur.Signer] == nil || foreignWallet(info, req.SourceWallet)
 		}
-		if cur.Account == acct && cur.State == domain.OrderAccepted {
+		if cur.Account == acct && !cmd.NotPermitted && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
 				return d.chainUnavailable(err), nil
 			}
@@ -117,7 +120,7 @@ func checkSigner(info actors.AccountInfo, sourceWallet *string, taker string) *d
 
 // foreignWallet reports whether wallet is a well-formed address that is none
 // of the account's wallets (a malformed one is CheckTaker's to refuse). The
-// first accept (checkSigner) and a repeat (AcceptQuote.ForeignSource) ask it
+// first accept (checkSigner) and a repeat (AcceptQuote.NotPermitted) ask it
 // alike.
 func foreignWallet(info actors.AccountInfo, wallet *string) bool {
 	if wallet == nil {

@@ -116,29 +116,43 @@ func TestOrderCreatedAtIsItsQuotes(t *testing.T) {
 // TestSubmitRefusedOnceNotPermitted: a permission revoked after accept
 // stops the relay of an amm order (SPEC.md: "The account must be
 // permitted … for the action, otherwise the operation is refused",
-// failing closed): its signature submit is 403 not_permitted while the
-// account may not swap, the order stays accepted, and the same submit
-// gets past the check once it may again.
+// failing closed): its signature submit, and accepting its quote again,
+// are 403 not_permitted while the account may not swap, the order is
+// untouched, and once it may again the repeat answers the order and the
+// same submit gets past the check.
 func TestSubmitRefusedOnceNotPermitted(t *testing.T) {
 	fd := newFuzzDesk(t)
 	ctx := context.Background()
 	no, yes := false, true
 	rejected, approved := domain.KYCRejected, domain.KYCApproved
+	before, err := fd.desk.e.Order(ctx, fd.amm)
+	require.NoError(t, err)
 	for _, revoke := range []domain.UpdateAccount{{Swap: &no}, {KYC: &rejected}} {
 		out, err := fd.desk.e.Exec(ctx, fd.acct, domain.Request{Cmd: revoke})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
-		out, err = fd.desk.Submit(ctx, fd.acct, fd.amm, SubmitRequest{Signature: &fd.ammSig}, nil)
-		require.NoError(t, err)
-		require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
-		require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for swap"}}`, string(out.Reply.Body))
+		for _, step := range []func() (domain.Outcome, error){
+			func() (domain.Outcome, error) {
+				return fd.desk.Submit(ctx, fd.acct, fd.amm, SubmitRequest{Signature: &fd.ammSig}, nil)
+			},
+			func() (domain.Outcome, error) { return fd.desk.Accept(ctx, fd.acct, fd.ammQuote, AcceptRequest{}, nil) },
+		} {
+			out, err = step()
+			require.NoError(t, err)
+			require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
+			require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for swap"}}`, string(out.Reply.Body))
+		}
 		o, err := fd.desk.e.Order(ctx, fd.amm)
 		require.NoError(t, err)
-		require.Equal(t, domain.OrderAccepted, o.State)
+		require.Equal(t, before, o)
 		out, err = fd.desk.e.Exec(ctx, fd.acct, domain.Request{Cmd: domain.UpdateAccount{Swap: &yes, KYC: &approved}})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
 	}
+	again, err := fd.desk.Accept(ctx, fd.acct, fd.ammQuote, AcceptRequest{}, nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, again.Reply.Status, "%s", again.Reply.Body)
+	require.Contains(t, string(again.Reply.Body), `"order_id":"`+fd.amm+`"`)
 	// Permitted again, the submit is past the check: the relay's
 	// pre-flight answers (this fixture's wallet approved and holds none).
 	out, err := fd.desk.Submit(ctx, fd.acct, fd.amm, SubmitRequest{Signature: &fd.ammSig}, nil)

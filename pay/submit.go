@@ -44,7 +44,7 @@ func (d *Desk) SubmitTransfer(ctx context.Context, acct, id string, req SubmitRe
 			// Still permitted, as at accept: a permission revoked since
 			// stops the relay. A same-currency tx_hash is not checked:
 			// the payer's money has already moved.
-			if derr := d.e.CheckPermitted(ctx, acct, t.SourceWallet, actors.AccountInfo.PayPermitted, domain.MsgNotPermittedPay); derr != nil {
+			if derr := d.checkPay(ctx, acct, t); derr != nil {
 				return domain.Refuse(derr), nil
 			}
 			c.Verified = d.cfg.Leg.Verify(t.Gasless, c.Signature)

@@ -206,7 +206,9 @@ func (d *Desk) Transfer(ctx context.Context, acct, id string) (*domain.Transfer,
 
 // AcceptTransfer is POST /transfers/{id}/accept: the gasless leg of a
 // cross-currency transfer, priced by the pool now, with the pre-flight's
-// issues (read again on every accept while the transfer is accepted).
+// issues (read again on every accept while the transfer is accepted). A
+// repeat answers the transfer as it is, or 403 if the account could not
+// accept it now.
 func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain.IdemRequest) (domain.Outcome, error) {
 	t, err := d.Transfer(ctx, acct, id)
 	if errors.Is(err, actors.ErrNoEntity) {
@@ -217,11 +219,14 @@ func (d *Desk) AcceptTransfer(ctx context.Context, acct, id string, idem *domain
 	}
 	cmd := domain.AcceptTransfer{Account: acct}
 	terms := t.Gasless
-	if terms == nil && t.Cross() && t.State == domain.TransferCreated {
+	switch {
+	case terms == nil && t.Cross() && t.State == domain.TransferCreated:
 		terms, cmd.AmountOut, cmd.Refusal = d.buildLeg(ctx, acct, t)
 		if terms != nil {
 			cmd.Gasless, cmd.Signing = terms, mustJSON(d.cfg.Leg.Signing(terms))
 		}
+	case terms != nil: // a repeat: refused as the first accept would be now
+		cmd.Refusal = d.checkPay(ctx, acct, t)
 	}
 	// Issues are read while there is something to fund (being accepted,
 	// or accepted and not yet submitted); past that both are null, as for
@@ -252,11 +257,18 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
+// checkPay refuses, failing closed, a step of transfer t that commits the
+// account's money: actors.Engine.CheckPermitted under the pay rule, from
+// t's source wallet.
+func (d *Desk) checkPay(ctx context.Context, acct string, t *domain.Transfer) *domain.Error {
+	return d.e.CheckPermitted(ctx, acct, t.SourceWallet, actors.AccountInfo.PayPermitted, domain.MsgNotPermittedPay)
+}
+
 // buildLeg prices the swap on the pool and builds the terms the payer
 // signs: recipient the payee, deadline accept + AcceptDeadline. The
 // account must still be permitted to pay, and the wallet still its own.
 func (d *Desk) buildLeg(ctx context.Context, acct string, t *domain.Transfer) (*domain.GaslessTerms, *big.Int, *domain.Error) {
-	if derr := d.e.CheckPermitted(ctx, acct, t.SourceWallet, actors.AccountInfo.PayPermitted, domain.MsgNotPermittedPay); derr != nil {
+	if derr := d.checkPay(ctx, acct, t); derr != nil {
 		return nil, nil, derr
 	}
 	tokenIn, okIn := d.cfg.Tokens[t.FromCurrency]

@@ -75,30 +75,44 @@ func TestForeignSourceWallet(t *testing.T) {
 // TestSubmitRefusedOnceNotPermitted: a permission revoked after accept
 // stops the relay (SPEC.md: "The account must be permitted … for the
 // action, otherwise the operation is refused", failing closed): the
-// signature submit of an accepted cross-currency transfer is 403
-// not_permitted while the account may not pay, the transfer stays
-// accepted, and the same submit gets past the check once it may again.
+// signature submit of an accepted cross-currency transfer, and accepting
+// it again, are 403 not_permitted while the account may not pay, the
+// transfer is untouched, and once it may again the repeat answers the
+// transfer and the same submit gets past the check.
 func TestSubmitRefusedOnceNotPermitted(t *testing.T) {
 	fp := newFuzzPay(t)
 	ctx := context.Background()
 	no, yes := false, true
 	rejected, approved := domain.KYCRejected, domain.KYCApproved
 	sig := fp.subs["$SIG"]
+	before, err := fp.desk.Transfer(ctx, fp.acct, fp.cross)
+	require.NoError(t, err)
 	for _, revoke := range []domain.UpdateAccount{{Pay: &no}, {KYC: &rejected}} {
 		out, err := fp.e.Exec(ctx, fp.acct, domain.Request{Cmd: revoke})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
-		out, err = fp.desk.SubmitTransfer(ctx, fp.acct, fp.cross, SubmitRequest{Signature: &sig}, nil)
-		require.NoError(t, err)
-		require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
-		require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for pay"}}`, string(out.Reply.Body))
+		for _, step := range []func() (domain.Outcome, error){
+			func() (domain.Outcome, error) {
+				return fp.desk.SubmitTransfer(ctx, fp.acct, fp.cross, SubmitRequest{Signature: &sig}, nil)
+			},
+			func() (domain.Outcome, error) { return fp.desk.AcceptTransfer(ctx, fp.acct, fp.cross, nil) },
+		} {
+			out, err = step()
+			require.NoError(t, err)
+			require.Equal(t, 403, out.Reply.Status, "%s", out.Reply.Body)
+			require.JSONEq(t, `{"error":{"code":"not_permitted","message":"Source wallet is not permitted for pay"}}`, string(out.Reply.Body))
+		}
 		tr, err := fp.desk.Transfer(ctx, fp.acct, fp.cross)
 		require.NoError(t, err)
-		require.Equal(t, domain.TransferAccepted, tr.State)
+		require.Equal(t, before, tr)
 		out, err = fp.e.Exec(ctx, fp.acct, domain.Request{Cmd: domain.UpdateAccount{Pay: &yes, KYC: &approved}})
 		require.NoError(t, err)
 		require.Equal(t, 200, out.Reply.Status, "%s", out.Reply.Body)
 	}
+	again, err := fp.desk.AcceptTransfer(ctx, fp.acct, fp.cross, nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, again.Reply.Status, "%s", again.Reply.Body)
+	require.Contains(t, string(again.Reply.Body), `"state":"accepted"`)
 	// Permitted again, the submit is past the check: the relay's
 	// pre-flight answers (this fixture's wallet approved and holds none).
 	out, err := fp.desk.SubmitTransfer(ctx, fp.acct, fp.cross, SubmitRequest{Signature: &sig}, nil)
