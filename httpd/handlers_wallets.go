@@ -82,9 +82,12 @@ func recoverWalletSigner(c *domain.RegisterWallet) *domain.Error {
 	if err != nil {
 		return domain.ErrInvalid("message is not a SIWE (EIP-4361) message: %v", err)
 	}
+	// Not a signature by its form is 400 invalid_request, as a submitted
+	// order signature is; invalid_signature is for 65 bytes that do not
+	// recover to the message's address.
 	sig, err := hexutil.Decode(c.Signature)
-	if err != nil {
-		return domain.ErrInvalid("signature must be 0x-prefixed hex")
+	if err != nil || len(sig) != 65 {
+		return domain.ErrInvalid("signature must be 0x-prefixed hex of 65 bytes (r, s, v)")
 	}
 	signer, err := siwe.Recover(c.Message, sig)
 	if err != nil {

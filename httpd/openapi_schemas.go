@@ -39,7 +39,9 @@ const (
 	patHexBytes  = `^0x([0-9a-fA-F]{2})*$`
 	// A 65-byte (r,s,v) or 64-byte EIP-2098 compact signature.
 	patSignature = `^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$`
-	patIdemKey   = `^[ -~]{1,255}$`
+	// A 65-byte (r,s,v) EIP-191 signature (SIWE).
+	patPersonalSig = `^0x[0-9a-fA-F]{130}$`
+	patIdemKey     = `^[ -~]{1,255}$`
 	// ids: a type prefix and 26 Crockford base32 characters (package ids).
 	patIDBody = `[0-9A-HJKMNP-TV-Z]{32}$` // ids.Len characters
 )
@@ -440,7 +442,7 @@ func openAPISchemas() obj {
 		}, "message", "nonce", "expires_at"),
 		"WalletRegisterRequest": request("A signed SIWE challenge.", obj{
 			"message":   tString("The challenge message, verbatim."),
-			"signature": described(sref("HexBytes"), "EIP-191 signature of message by the wallet."),
+			"signature": obj{"type": "string", "pattern": patPersonalSig, "description": "EIP-191 signature of message by the wallet: 0x-prefixed hex of 65 bytes (r, s, v); another form is 400 invalid_request, one that does not recover to the message's address 400 invalid_signature."},
 		}, "message", "signature"),
 		"WalletUpdateRequest": request("", obj{
 			"primary": tBool("true makes this the primary wallet."),
