@@ -94,7 +94,7 @@ type ChallengeView struct {
 }
 
 func (s *AccountState) createChallenge(c CreateChallenge, env Env) ([]Event, Reply, *Error) {
-	addr, err := NormalizeAddress("address", c.Address)
+	addr, err := NormalizeRecipient("address", c.Address) // no key signs for the zero address
 	if err != nil {
 		return nil, Reply{}, err
 	}

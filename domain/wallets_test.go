@@ -118,6 +118,9 @@ func TestRegisterWalletRefusals(t *testing.T) {
 	t.Run("bad address", func(t *testing.T) {
 		requireRefused(t, s, CreateChallenge{Address: "0x12"}, c.env(), 400, CodeInvalidRequest)
 	})
+	t.Run("zero address", func(t *testing.T) { // no key signs for it
+		requireRefused(t, s, CreateChallenge{Address: "0x0000000000000000000000000000000000000000"}, c.env(), 400, CodeInvalidRequest)
+	})
 }
 
 func TestChallengesStayBounded(t *testing.T) {
