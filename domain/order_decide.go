@@ -73,8 +73,8 @@ type AcceptQuote struct {
 	// "If the account or source wallet is not permitted, accept … is
 	// refused with 403").
 	NotPermitted bool
-	Create        CreateOrder
-	Refusal       *Error
+	Create       CreateOrder
+	Refusal      *Error
 	// Issues is the pre-flight's view of the signer's allowance and
 	// balance, part of every accept answer (re-accepts included).
 	Issues Issues
