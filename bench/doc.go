@@ -198,12 +198,16 @@
 // more than fxd. The floor's work is mostly Ed25519 arithmetic; most of
 // what fxd adds per write is kernel time (fdatasync, the log's write),
 // scheduling and memory-bound work (map inserts, Pebble), which does not
-// speed up alike. Over the 12 full runs from 2026-11-30-run6 to
-// 2026-12-01-run5 (this generator, the floor in its own process, 256
+// speed up alike. Over the 14 full runs from 2026-11-30-run6 to
+// 2026-12-01-run7 (this generator, the floor in its own process, 256
 // connections) the floor's CPU per POST ranged 33.9-41.6 µs, fxd's per
-// write 57.7-72.2 µs, and writes/floor 0.624-0.731: run5, with the
-// fastest floor yet (33.9 µs), had the lowest ratio, its fxd at 62.9 µs.
-// The generator also spends 1.6-6.0 µs more per fxd write than per floor
+// write 57.7-73.3 µs, and writes/floor 0.624-0.731 (mean 0.675, at or
+// above 0.70 in two): run5, with the fastest floor (33.9 µs), had the
+// lowest ratio, its fxd at 62.9 µs. The open-loop quote phase drifts
+// likewise: the same binary's CPU per quote was 119 µs in run5, and 129
+// and 158-172 µs in `fxbench -only quotes` runs an hour apart on
+// 2026-12-01, its floor's 90 µs in run5 and 101-111 µs in the slower ones.
+// The generator also spends 1.6-6.1 µs more per fxd write than per floor
 // POST, which the throughput ratio counts against fxd: fxd's answers carry
 // four more headers (X-RateLimit-*, Request-Id) and leave in bursts, a
 // group commit at a time; which of the two costs the generator more is
