@@ -204,9 +204,11 @@
 // write 57.7-73.3 µs, and writes/floor 0.624-0.731 (mean 0.675, at or
 // above 0.70 in two): run5, with the fastest floor (33.9 µs), had the
 // lowest ratio, its fxd at 62.9 µs. The open-loop quote phase drifts
-// likewise: the same binary's CPU per quote was 119 µs in run5, and 129
-// and 158-172 µs in `fxbench -only quotes` runs an hour apart on
-// 2026-12-01, its floor's 90 µs in run5 and 101-111 µs in the slower ones.
+// more: with the quote path's code unchanged, fxd's CPU per quote was 119
+// µs in run5, 139 and 171 µs in run6 and run7; in alternating `fxbench
+// -only quotes` runs just after run7, run5's binary took 164-172 µs and
+// run7's 158-164 µs, and run7's took 129 µs a few minutes later (the
+// floor's CPU per quote: 90 µs in run5, 101-111 µs in the slow runs).
 // The generator also spends 1.6-6.1 µs more per fxd write than per floor
 // POST, which the throughput ratio counts against fxd: fxd's answers carry
 // four more headers (X-RateLimit-*, Request-Id) and leave in bursts, a
