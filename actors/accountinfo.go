@@ -39,6 +39,13 @@ func (i AccountInfo) PayPermitted() bool {
 	return i.Account != nil && i.Account.KYC == domain.KYCApproved && i.Account.Pay
 }
 
+// Allows reports whether permitted(i) holds and wallet is one of the
+// account's wallets: the rule CheckPermitted enforces, for a caller that
+// holds the info already.
+func (i AccountInfo) Allows(permitted func(AccountInfo) bool, wallet string) bool {
+	return permitted(i) && i.Wallets[wallet] != nil
+}
+
 // CheckPermitted refuses, failing closed, an action of account acct that
 // moves money from wallet (SPEC.md: "The account must be permitted (KYC /
 // launch access) for the action, otherwise the operation is refused"):
@@ -52,7 +59,7 @@ func (e *Engine) CheckPermitted(ctx context.Context, acct, wallet string, permit
 	if err != nil {
 		return domain.ErrUnavailable("account: %v", err)
 	}
-	if !permitted(info) || info.Wallets[wallet] == nil {
+	if !info.Allows(permitted, wallet) {
 		return domain.ErrNotPermitted(msg)
 	}
 	return nil

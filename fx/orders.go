@@ -64,7 +64,7 @@ func (d *Desk) Accept(ctx context.Context, acct, quoteID string, req AcceptReque
 			if err != nil {
 				return domain.Outcome{}, fmt.Errorf("fx: accept: account %s: %w", acct, err)
 			}
-			cmd.NotPermitted = !info.SwapPermitted() || info.Wallets[cur.Signer] == nil || foreignWallet(info, req.SourceWallet)
+			cmd.NotPermitted = !info.Allows(actors.AccountInfo.SwapPermitted, cur.Signer) || foreignWallet(info, req.SourceWallet)
 		}
 		if cur.Account == acct && !cmd.NotPermitted && cur.State == domain.OrderAccepted {
 			if cmd.Issues, err = d.issues(ctx, cur.FromCurrency, cur.Gasless, cur.RFQ); err != nil {
