@@ -3,6 +3,7 @@ package wal
 import (
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // syncer makes batches durable: one goroutine for the log's life, running
@@ -11,11 +12,11 @@ import (
 // The writer starts a batch's sync as soon as the batch is written, even
 // while the previous batch's sync is still running (see writer.go,
 // "Pipeline"): the job waits in the syncer's channel, and the syncer
-// goroutine takes it the moment the previous fdatasync returns. So the
-// device's next fsync does not wait for the writer to be scheduled, learn
-// of the completion and start it: under load (1,024 appenders on two
-// cores) that hand-off took a scheduling round, during which the disk
-// idled. Before, each sync ran on a goroutine of its own that the writer
+// goroutine takes it once the previous fdatasync has returned and the
+// writer has been handed the result (loop). So the device's next fsync
+// does not wait for the writer to collect the completion and start it:
+// under load (1,024 appenders on two cores) that hand-off took a
+// scheduling round, during which the disk idled. Before, each sync ran on a goroutine of its own that the writer
 // started after collecting the previous one; before that, kernel AIO was
 // tried as a mode (measured slower: an io_submit costs tens of µs on the
 // writer, and its eventfd completion waits in the netpoller).
@@ -59,6 +60,18 @@ func newSyncer(kick chan struct{}) *syncer {
 
 // loop runs the jobs in order until close. A job already queued when the
 // previous fdatasync returns starts without this goroutine parking.
+//
+// After each result it yields. The result readies the writer, and Go runs
+// a goroutine readied by a channel send next on the sender's P; the
+// fdatasync this goroutine then started held that P in the kernel, the
+// writer waiting on it, until the runtime's monitor thread took the P
+// back (sysmon: it polls every 20 µs to 10 ms, and every 20 µs again once
+// it has taken a P back). So the writer acknowledged each batch and
+// prepared the next a monitor tick late, and the monitor, taking a P back
+// at every fsync, woke tens of thousands of times a second. Yielding runs
+// the writer at once on this P; the next fdatasync starts when the
+// scheduler runs this goroutine again, and the batches behind it grow.
+// Measured in DECISIONS.md ("the syncer yields").
 func (s *syncer) loop() {
 	var failed bool
 	for job := range s.jobs {
@@ -68,6 +81,7 @@ func (s *syncer) loop() {
 			failed = err != nil
 		}
 		s.done <- err
+		runtime.Gosched() // the writer first (see above)
 	}
 	close(s.done)
 }

@@ -40,10 +40,10 @@ import (
 //
 // While inflight's fsync runs, the writer takes the next batch from the
 // queue, prepares it into ready (takeNext says when) and queues its sync.
-// The syncer's goroutine starts that sync the moment inflight's returns,
-// so the device is busy again without waiting for the writer (fsync.go);
-// the writer then collects inflight's result and acknowledges it (finish),
-// and ready becomes inflight. Each batch is acknowledged only after an
+// The syncer's goroutine starts that sync once inflight's has returned
+// and its result is handed over, without waiting for the writer to
+// collect it (fsync.go); the writer collects inflight's result and
+// acknowledges it (finish), and ready becomes inflight. Each batch is acknowledged only after an
 // fsync that was started after its own write returned (its sync is queued
 // only once the write returned), so it covers the batch's bytes; fsyncs
 // never overlap (the syncer runs one at a time); acknowledgements stay in
