@@ -203,7 +203,10 @@
 // connections) the floor's CPU per POST ranged 33.9-41.6 µs, fxd's per
 // write 57.7-73.3 µs, and writes/floor 0.624-0.731 (mean 0.675, at or
 // above 0.70 in two): run5, with the fastest floor (33.9 µs), had the
-// lowest ratio, its fxd at 62.9 µs. The open-loop quote phase drifts
+// lowest ratio, its fxd at 62.9 µs. From 2026-12-01-run8 on, the log's
+// syncer yields after each result (DECISIONS.md, "The syncer yields"):
+// in run8 and run9 fxd took 49 µs per write against the floor's 32 µs,
+// writes/floor 0.741 and 0.742. The open-loop quote phase drifts
 // more: with the quote path's code unchanged, fxd's CPU per quote was 119
 // µs in run5, 139 and 171 µs in run6 and run7; in alternating `fxbench
 // -only quotes` runs just after run7, run5's binary took 164-172 µs and
