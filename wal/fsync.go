@@ -14,12 +14,14 @@ import (
 // "Pipeline"): the job waits in the syncer's channel, and the syncer
 // goroutine takes it once the previous fdatasync has returned and the
 // writer has been handed the result (loop). So the device's next fsync
-// does not wait for the writer to collect the completion and start it:
-// under load (1,024 appenders on two cores) that hand-off took a
-// scheduling round, during which the disk idled. Before, each sync ran on a goroutine of its own that the writer
-// started after collecting the previous one; before that, kernel AIO was
-// tried as a mode (measured slower: an io_submit costs tens of µs on the
-// writer, and its eventfd completion waits in the netpoller).
+// waits only for this goroutine to run again after its yield, not for the
+// writer to collect the completion and start it: under load (1,024
+// appenders on two cores) that hand-off took a scheduling round more,
+// during which the disk idled. Before, each sync ran on a goroutine of its
+// own that the writer started after collecting the previous one; before
+// that, kernel AIO was tried as a mode (measured slower: an io_submit
+// costs tens of µs on the writer, and its eventfd completion waits in the
+// netpoller).
 //
 // fdatasync writes the data and the metadata needed to read it back (the
 // file size), which is all a log needs; timestamps are not worth a second
@@ -71,7 +73,7 @@ func newSyncer(kick chan struct{}) *syncer {
 // at every fsync, woke tens of thousands of times a second. Yielding runs
 // the writer at once on this P; the next fdatasync starts when the
 // scheduler runs this goroutine again, and the batches behind it grow.
-// Measured in DECISIONS.md ("the syncer yields").
+// Measured in DECISIONS.md ("The syncer yields after each result").
 func (s *syncer) loop() {
 	var failed bool
 	for job := range s.jobs {

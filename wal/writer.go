@@ -43,12 +43,12 @@ import (
 // The syncer's goroutine starts that sync once inflight's has returned
 // and its result is handed over, without waiting for the writer to
 // collect it (fsync.go); the writer collects inflight's result and
-// acknowledges it (finish), and ready becomes inflight. Each batch is acknowledged only after an
-// fsync that was started after its own write returned (its sync is queued
-// only once the write returned), so it covers the batch's bytes; fsyncs
-// never overlap (the syncer runs one at a time); acknowledgements stay in
-// index order because batches pass through ready and inflight in queue
-// order and the syncer reports in start order.
+// acknowledges it (finish), and ready becomes inflight. Each batch is
+// acknowledged only after an fsync that was started after its own write
+// returned (its sync is queued only once the write returned), so it covers
+// the batch's bytes; fsyncs never overlap (the syncer runs one at a time);
+// acknowledgements stay in index order because batches pass through ready
+// and inflight in queue order and the syncer reports in start order.
 //
 // Failure: the first write, check or fsync error is recorded (fail) and
 // from then on nothing is acknowledged, not even an inflight batch whose
