@@ -143,7 +143,7 @@ func (s *AccountState) registerWallet(c RegisterWallet, now time.Time) ([]Event,
 		return nil, Reply{}, ErrInvalid("message differs from the issued challenge")
 	}
 	if c.Signer != ch.Address {
-		return nil, Reply{}, &Error{Status: 400, Code: CodeInvalidSignature, Message: "signature does not recover to the challenge's address"}
+		return nil, Reply{}, ErrBadSignature("signature does not recover to the challenge's address")
 	}
 	if s.Wallets[ch.Address] != nil {
 		return nil, Reply{}, ErrInvalidState("wallet %s is already linked", ch.Address)

@@ -91,7 +91,7 @@ func recoverWalletSigner(c *domain.RegisterWallet) *domain.Error {
 	}
 	signer, err := siwe.Recover(c.Message, sig)
 	if err != nil {
-		return &domain.Error{Status: 400, Code: domain.CodeInvalidSignature, Message: err.Error()}
+		return domain.ErrBadSignature("%v", err)
 	}
 	c.Parsed, c.Signer = parsed, signer.Hex()
 	return nil
